@@ -1,0 +1,61 @@
+import { c, errors, Id, meta, Timestamp } from './common.js';
+import { z } from './zod.js';
+
+export const User = z
+  .object({
+    id: Id('User'),
+    email: z.string().openapi({ example: 'ada@example.com' }),
+    display_name: z.string().nullable().openapi({ description: 'Name shown to people, or null.', example: 'Ada' }),
+    created_at: Timestamp('When the account was created'),
+  })
+  .openapi('User');
+export type User = z.infer<typeof User>;
+
+export const AuthResponse = z
+  .object({
+    jwt: z.string().openapi({ description: 'Account token (HS256, valid 7 days). Send as `Authorization: Bearer <jwt>`.' }),
+    user: User,
+  })
+  .openapi('AuthResponse');
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+export const RegisterBody = z
+  .object({
+    email: z.string().trim().max(254).email().openapi({ example: 'ada@example.com' }),
+    password: z
+      .string()
+      .min(6, 'must be at least 6 characters')
+      .openapi({ description: 'At least 6 characters, no maximum; every character counts.', example: 'correct horse battery' }),
+    display_name: z.string().trim().min(1).max(200).optional().openapi({ example: 'Ada' }),
+  })
+  .openapi('RegisterBody');
+export type RegisterBody = z.infer<typeof RegisterBody>;
+
+export const LoginBody = z
+  .object({
+    email: z.string().trim().min(1).max(254).openapi({ example: 'ada@example.com' }),
+    password: z.string().min(1).openapi({ example: 'correct horse battery' }),
+  })
+  .openapi('LoginBody');
+export type LoginBody = z.infer<typeof LoginBody>;
+
+export const accountsContract = c.router({
+  register: {
+    method: 'POST',
+    path: '/register',
+    summary: 'Create an account',
+    description: 'Registers a user and returns a JWT for the account routes. Emails are unique regardless of letter case.',
+    body: RegisterBody,
+    responses: { 201: AuthResponse, ...errors(400, 409) },
+    metadata: meta('none', 'Accounts'),
+  },
+  login: {
+    method: 'POST',
+    path: '/login',
+    summary: 'Log in',
+    description: 'Exchanges email and password for a new JWT (valid 7 days). Wrong credentials answer 401 without saying which part was wrong.',
+    body: LoginBody,
+    responses: { 200: AuthResponse, ...errors(400, 401) },
+    metadata: meta('none', 'Accounts'),
+  },
+});

@@ -1,0 +1,315 @@
+import { c, errors, Id, meta, NullableTimestamp, QueryBoolean, Timestamp } from './common.js';
+import { z } from './zod.js';
+
+const Coordinate = z.number().int().min(0).max(100_000).openapi({ description: 'Pixels from the top-left corner.' });
+const Delta = z.number().int().min(-100_000).max(100_000);
+
+export const ClickPayload = z
+  .object({
+    x: Coordinate,
+    y: Coordinate,
+    button: z.enum(['left', 'right', 'middle']).optional().openapi({ description: 'Default `left`.' }),
+    double: z.boolean().optional().openapi({ description: 'Double-click. Default false.' }),
+  })
+  .openapi('ClickPayload', { example: { x: 640, y: 360 } });
+export const MovePayload = z.object({ x: Coordinate, y: Coordinate }).openapi('MovePayload', { example: { x: 100, y: 200 } });
+export const TypePayload = z
+  .object({ text: z.string().min(1).max(10_000) })
+  .openapi('TypePayload', { example: { text: 'hello world' } });
+export const KeyPayload = z
+  .object({
+    keys: z
+      .array(z.string().trim().min(1).max(50))
+      .min(1)
+      .max(10)
+      .openapi({ description: 'A key combination, pressed together, e.g. `["ctrl", "c"]`.' }),
+  })
+  .openapi('KeyPayload', { example: { keys: ['ctrl', 'c'] } });
+export const ScrollPayload = z
+  .object({
+    deltaX: Delta.optional().openapi({ description: 'Pixels; positive scrolls right. Default 0.' }),
+    deltaY: Delta.optional().openapi({ description: 'Pixels; positive scrolls down. Default 0.' }),
+  })
+  .openapi('ScrollPayload', { example: { deltaX: 0, deltaY: 300 } });
+export const DragPayload = z
+  .object({ fromX: Coordinate, fromY: Coordinate, toX: Coordinate, toY: Coordinate })
+  .openapi('DragPayload', { example: { fromX: 10, fromY: 10, toX: 200, toY: 150 } });
+export const ScreenshotPayload = z.object({}).openapi('ScreenshotPayload', { example: {} });
+
+export const COMMAND_TYPES = ['screenshot', 'click', 'move', 'type', 'key', 'scroll', 'drag'] as const;
+export const CommandType = z.enum(COMMAND_TYPES).openapi('CommandType');
+export type CommandType = z.infer<typeof CommandType>;
+
+/** The payload schema of each command type; the server validates queued commands with these. */
+export const COMMAND_PAYLOADS = {
+  screenshot: ScreenshotPayload,
+  click: ClickPayload,
+  move: MovePayload,
+  type: TypePayload,
+  key: KeyPayload,
+  scroll: ScrollPayload,
+  drag: DragPayload,
+} as const;
+
+export const QueueCommandBody = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('screenshot'), payload: ScreenshotPayload.optional() }),
+    z.object({ type: z.literal('click'), payload: ClickPayload }),
+    z.object({ type: z.literal('move'), payload: MovePayload }),
+    z.object({ type: z.literal('type'), payload: TypePayload }),
+    z.object({ type: z.literal('key'), payload: KeyPayload }),
+    z.object({ type: z.literal('scroll'), payload: ScrollPayload }),
+    z.object({ type: z.literal('drag'), payload: DragPayload }),
+  ])
+  .openapi('QueueCommandBody', { example: { type: 'click', payload: { x: 640, y: 360 } } });
+export type QueueCommandBody = z.infer<typeof QueueCommandBody>;
+
+const QueryInt = z
+  .string()
+  .regex(/^-?\d+$/, 'must be a whole number')
+  .transform(Number);
+
+/** `GET /computers/:id/command`: the payload's own names as query parameters. */
+export const QueueCommandQuery = z
+  .object({
+    type: CommandType.openapi({ description: 'screenshot, click, move, type, key, scroll or drag.' }),
+    x: QueryInt.optional().openapi({ description: 'click, move: pixels from the left.' }),
+    y: QueryInt.optional().openapi({ description: 'click, move: pixels from the top.' }),
+    button: z.enum(['left', 'right', 'middle']).optional().openapi({ description: 'click: default left.' }),
+    double: QueryBoolean.optional().openapi({ description: 'click: true for a double-click.' }),
+    text: z.string().optional().openapi({ description: 'type: the text to type.' }),
+    keys: z.string().optional().openapi({ description: 'Comma-separated, e.g. `ctrl,c`.' }),
+    deltaX: QueryInt.optional().openapi({ description: 'scroll: pixels, positive is right.' }),
+    deltaY: QueryInt.optional().openapi({ description: 'scroll: pixels, positive is down.' }),
+    fromX: QueryInt.optional().openapi({ description: 'drag: start x.' }),
+    fromY: QueryInt.optional().openapi({ description: 'drag: start y.' }),
+    toX: QueryInt.optional().openapi({ description: 'drag: end x.' }),
+    toY: QueryInt.optional().openapi({ description: 'drag: end y.' }),
+  })
+  .openapi({ example: { type: 'click', x: 640, y: 360 } as never });
+
+export const CommandStatus = z
+  .enum(['queued', 'sent', 'done', 'failed', 'expired', 'cancelled'])
+  .openapi('CommandStatus', {
+    description: '`queued` -> `sent` (handed to the agent) -> `done` | `failed`; `expired` after 10 minutes unfinished; `cancelled` by DELETE while queued.',
+  });
+export type CommandStatus = z.infer<typeof CommandStatus>;
+
+export const Command = z
+  .object({
+    command_id: Id('Command'),
+    computer_id: Id('Computer'),
+    type: CommandType,
+    payload: z.record(z.unknown()),
+    status: CommandStatus,
+    result: z.record(z.unknown()).nullable().openapi({ description: 'What the agent posted; a screenshot has `screenshot_b64`, `width`, `height`.' }),
+    error: z.string().nullable(),
+    attempts: z.number().int().openapi({ description: 'How often the command was handed to the agent.' }),
+    created_at: Timestamp('When it was queued'),
+    sent_at: NullableTimestamp('When it was handed to the agent'),
+    completed_at: NullableTimestamp('When it finished'),
+  })
+  .openapi('Command');
+export type Command = z.infer<typeof Command>;
+
+export const QueuedCommand = z
+  .object({ command_id: Id('Command'), status: z.literal('queued') })
+  .openapi('QueuedCommand');
+
+export const Computer = z
+  .object({
+    id: Id('Computer'),
+    computer_name: z.string().openapi({ example: 'office-desktop' }),
+    platform: z.string().openapi({ example: 'linux' }),
+    platform_release: z.string().openapi({ example: '6.1.0-28-amd64' }),
+    python: z.string().openapi({ description: 'Runtime version of the agent.', example: 'node v20.20.2' }),
+    status: z.enum(['active', 'disabled']),
+    online: z.boolean().openapi({ description: 'Polling now or within the last 90 seconds.' }),
+    last_seen_at: NullableTimestamp('Last poll or result'),
+    mind_id: z.string().nullable().openapi({ description: 'The mind it belongs to, when registered with a Mind Key\'s install code.' }),
+    created_at: Timestamp('When it registered'),
+  })
+  .openapi('Computer');
+export type Computer = z.infer<typeof Computer>;
+
+export const InstallCodeBody = z
+  .object({
+    computer_name: z.string().trim().min(1).max(200).optional().openapi({ example: 'office-desktop' }),
+    mind_id: z.string().optional().openapi({ description: 'With a JWT: tie the computer to one of your minds.' }),
+  })
+  .openapi('InstallCodeBody');
+export const InstallCode = z
+  .object({
+    install_code: z.string().openapi({ description: '`XXXX-XXXX`, single use.', example: 'K7QM-4XHP' }),
+    expires_at: Timestamp('When the code stops working (15 minutes)'),
+  })
+  .openapi('InstallCode');
+
+export const RegisterComputerBody = z
+  .object({
+    code: z.string().trim().min(1).max(20).openapi({ example: 'K7QM-4XHP' }),
+    computer_name: z.string().trim().min(1).max(200),
+    platform: z.string().trim().min(1).max(200),
+    platform_release: z.string().trim().max(200),
+    python: z.string().trim().max(200).openapi({ description: 'The agent runtime\'s version (the field keeps the spec\'s name).' }),
+  })
+  .openapi('RegisterComputerBody');
+export const RegisteredComputer = z
+  .object({
+    computer_id: Id('Computer'),
+    computer_token: z.string().openapi({ description: 'The Computer Token (`ct_...`), shown only once.' }),
+  })
+  .openapi('RegisteredComputer');
+
+export const PolledCommand = z
+  .object({ command_id: Id('Command'), type: CommandType, payload: z.record(z.unknown()), created_at: Timestamp('When it was queued') })
+  .openapi('PolledCommand');
+export const PollResult = z.object({ commands: z.array(PolledCommand) }).openapi('PollResult');
+
+export const CommandResultBody = z
+  .object({
+    status: z.enum(['done', 'failed']),
+    result: z.record(z.unknown()).optional().openapi({ example: { ok: true, duration_ms: 12 } }),
+    error: z.string().max(10_000).optional(),
+  })
+  .openapi('CommandResultBody');
+
+const ComputerParams = z.object({ id: Id('Computer') });
+const CommandParams = z.object({ id: Id('Computer'), cid: Id('Command') });
+const user = meta('mindKeyOrJwt', 'Computers');
+const agent = meta('computerToken', 'Computer agent');
+
+// Order matters: literal paths (/computers/list, /computers/me/...) come before `/computers/:id`.
+export const computersContract = c.router({
+  createInstallCode: {
+    method: 'POST',
+    path: '/computers/install-code',
+    summary: 'Create an install code',
+    description: 'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind.',
+    body: InstallCodeBody,
+    responses: { 201: InstallCode, ...errors(400, 401, 403, 404, 429) },
+    metadata: user,
+  },
+  listComputers: {
+    method: 'GET',
+    path: '/computers/list',
+    summary: 'List computers',
+    responses: { 200: z.object({ computers: z.array(Computer) }).openapi('ComputerList'), ...errors(401, 403, 429) },
+    metadata: user,
+  },
+  registerComputer: {
+    method: 'POST',
+    path: '/computers/register',
+    summary: 'Register a computer (agent)',
+    description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
+    body: RegisterComputerBody,
+    responses: { 201: RegisteredComputer, ...errors(400) },
+    metadata: meta('none', 'Computer agent'),
+  },
+  pollCommands: {
+    method: 'GET',
+    path: '/computers/me/poll',
+    summary: 'Wait for commands (agent)',
+    description:
+      'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
+    query: z.object({ wait: z.coerce.number().int().min(0).max(60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
+    responses: { 200: PollResult, ...errors(400, 401) },
+    metadata: agent,
+  },
+  postCommandResult: {
+    method: 'POST',
+    path: '/computers/me/commands/:cid/result',
+    summary: 'Report a command result (agent)',
+    description: 'Up to 25 MB (screenshots). Another computer\'s command is 404; a finished one 409.',
+    pathParams: z.object({ cid: Id('Command') }),
+    body: CommandResultBody,
+    responses: { 200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'), ...errors(400, 401, 404, 409, 413) },
+    metadata: agent,
+  },
+  getComputer: {
+    method: 'GET',
+    path: '/computers/:id',
+    summary: 'Get a computer',
+    pathParams: ComputerParams,
+    responses: { 200: Computer, ...errors(401, 403, 404, 429) },
+    metadata: user,
+  },
+  queueCommand: {
+    method: 'POST',
+    path: '/computers/:id/commands',
+    summary: 'Queue a command',
+    description: 'Queues a command for the computer\'s agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer.',
+    pathParams: ComputerParams,
+    body: QueueCommandBody,
+    responses: { 201: QueuedCommand, ...errors(400, 401, 403, 404, 409, 429) },
+    metadata: user,
+  },
+  queueCommandFromQuery: {
+    method: 'GET',
+    path: '/computers/:id/command',
+    summary: 'Queue a command from query parameters',
+    description: 'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`.',
+    pathParams: ComputerParams,
+    query: QueueCommandQuery,
+    responses: { 201: QueuedCommand, ...errors(400, 401, 403, 404, 409, 429) },
+    metadata: user,
+  },
+  listCommands: {
+    method: 'GET',
+    path: '/computers/:id/commands',
+    summary: 'Recent commands',
+    description: 'Newest first.',
+    pathParams: ComputerParams,
+    query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }) }),
+    responses: { 200: z.object({ commands: z.array(Command) }).openapi('CommandList'), ...errors(400, 401, 403, 404, 429) },
+    metadata: user,
+  },
+  getCommand: {
+    method: 'GET',
+    path: '/computers/:id/commands/:cid',
+    summary: 'Get a command',
+    pathParams: CommandParams,
+    responses: { 200: Command, ...errors(401, 403, 404, 429) },
+    metadata: user,
+  },
+  cancelCommand: {
+    method: 'DELETE',
+    path: '/computers/:id/commands/:cid',
+    summary: 'Cancel a queued command',
+    description: '409 when the command is no longer queued.',
+    pathParams: CommandParams,
+    responses: { 200: Command, ...errors(401, 403, 404, 409, 429) },
+    metadata: user,
+  },
+  screenshot: {
+    method: 'GET',
+    path: '/computers/:id/screenshot',
+    summary: 'Take a screenshot',
+    description: 'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes. 504 when the agent does not answer in time.',
+    pathParams: ComputerParams,
+    responses: {
+      200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }),
+      ...errors(401, 403, 404, 409, 429, 504),
+    },
+    metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png' }),
+  },
+  disableComputer: {
+    method: 'POST',
+    path: '/computers/:id/disable',
+    summary: 'Disable a computer',
+    description: 'Revokes its token at once (the agent\'s next call is 401) and keeps the record.',
+    pathParams: ComputerParams,
+    body: c.noBody(),
+    responses: { 200: Computer, ...errors(401, 403, 404, 429) },
+    metadata: user,
+  },
+  deleteComputer: {
+    method: 'DELETE',
+    path: '/computers/:id',
+    summary: 'Delete a computer',
+    description: 'Removes the computer and its commands permanently.',
+    pathParams: ComputerParams,
+    responses: { 204: c.noBody(), ...errors(401, 403, 404, 429) },
+    metadata: user,
+  },
+});

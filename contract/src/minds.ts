@@ -1,0 +1,67 @@
+import { c, errors, Id, IdParams, meta, NullableTimestamp, Timestamp } from './common.js';
+import { z } from './zod.js';
+
+export const CreateMindBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).openapi({ example: 'research-assistant' }),
+    description: z.string().max(20000).optional().openapi({ example: 'Keeps notes for the literature review' }),
+  })
+  .openapi('CreateMindBody');
+export type CreateMindBody = z.infer<typeof CreateMindBody>;
+
+export const CreatedMind = z
+  .object({
+    id: Id('Mind'),
+    name: z.string(),
+    description: z.string().nullable(),
+    mind_key: z.string().openapi({
+      description: 'The Mind Key (`mk_...`). Shown only in this response; only its hash is stored. Store it now.',
+      example: 'mk_8c1Jm0V3s2y4b7P0aQe9T6uK1xZr5wD3nH2gF8jL0oA',
+    }),
+    created_at: Timestamp('When the mind was created'),
+  })
+  .openapi('CreatedMind');
+export type CreatedMind = z.infer<typeof CreatedMind>;
+
+export const MindSummary = z
+  .object({
+    id: Id('Mind'),
+    name: z.string(),
+    description: z.string().nullable(),
+    created_at: Timestamp('When the mind was created'),
+    memory_count: z.number().int().openapi({ description: 'Memories stored in the mind.' }),
+    last_activity: NullableTimestamp('Latest write of any kind in the mind'),
+    disabled: z.boolean().openapi({ description: 'A disabled mind refuses its Mind Key (403) but keeps its data.' }),
+  })
+  .openapi('MindSummary');
+export type MindSummary = z.infer<typeof MindSummary>;
+
+export const mindsContract = c.router({
+  createMind: {
+    method: 'POST',
+    path: '/minds',
+    summary: 'Create a mind',
+    description: 'Creates a mind for the current user and returns its Mind Key once. A lost key cannot be recovered.',
+    body: CreateMindBody,
+    responses: { 201: CreatedMind, ...errors(400, 401) },
+    metadata: meta('jwt', 'Minds'),
+  },
+  listMinds: {
+    method: 'GET',
+    path: '/minds',
+    summary: 'List your minds',
+    description: "The current user's minds with their memory count and last activity.",
+    responses: { 200: z.object({ minds: z.array(MindSummary) }).openapi('MindList'), ...errors(401) },
+    metadata: meta('jwt', 'Minds'),
+  },
+  deleteMind: {
+    method: 'DELETE',
+    path: '/minds/:id',
+    summary: 'Delete a mind',
+    description:
+      'Irreversible: deletes the mind and everything it holds (memories, tasks, chat, scripts, webhooks, its computers\' commands) in one transaction. Its Mind Key stops working at once.',
+    pathParams: IdParams('Mind'),
+    responses: { 204: c.noBody(), ...errors(401, 403, 404) },
+    metadata: meta('jwt', 'Minds'),
+  },
+});

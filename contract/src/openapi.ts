@@ -1,0 +1,126 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { isZodType, type AppRoute } from '@ts-rest/core';
+import { type AuthKind, errorDescription } from './common.js';
+import { contract } from './index.js';
+import { listRoutes } from './routes.js';
+import type { z } from './zod.js';
+
+export const API_VERSION = '0.1.0';
+
+const SECURITY: Record<AuthKind, Record<string, string[]>[]> = {
+  none: [],
+  jwt: [{ JWT: [] }],
+  mindKey: [{ MindKey: [] }, { MindKeyQuery: [] }],
+  mindKeyOrJwt: [{ MindKey: [] }, { MindKeyQuery: [] }, { JWT: [] }],
+  computerToken: [{ ComputerToken: [] }],
+};
+
+const AUTH_TEXT: Record<AuthKind, string> = {
+  none: 'No credential.',
+  jwt: 'Credential: the account JWT (`Authorization: Bearer <jwt>`).',
+  mindKey: 'Credential: the Mind Key, as `Authorization: Bearer mk_...` or `?key=mk_...` (the query form is limited to 60 requests a minute per IP).',
+  mindKeyOrJwt: 'Credential: a Mind Key (header or `?key=`) or the owning user\'s JWT.',
+  computerToken: 'Credential: the Computer Token (`Authorization: Bearer ct_...`) issued at registration.',
+};
+
+function responsesOf(route: AppRoute): RouteConfig['responses'] {
+  const out: RouteConfig['responses'] = {};
+  for (const [code, schema] of Object.entries(route.responses)) {
+    const status = Number(code);
+    const description = status < 300 ? (route.summary ?? 'Success') : errorDescription(status);
+    if (isZodType(schema)) {
+      out[code] = { description, content: { 'application/json': { schema: schema as z.ZodTypeAny } } };
+    } else if (schema && typeof schema === 'object' && 'contentType' in schema) {
+      const contentType = (schema as { contentType: string }).contentType;
+      out[code] = { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } };
+    } else {
+      out[code] = { description };
+    }
+  }
+  return out;
+}
+
+/** Builds the OpenAPI 3.1 document from the contract. Pure: same contract, same document. */
+export function buildOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'MindKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Mind Key (`mk_...`) from POST /minds, sent as `Authorization: Bearer mk_...`.',
+  });
+  registry.registerComponent('securitySchemes', 'MindKeyQuery', {
+    type: 'apiKey',
+    in: 'query',
+    name: 'key',
+    description: 'Mind Key as the `key` query parameter, for URL-only tools. Limited to 60 requests a minute per IP.',
+  });
+  registry.registerComponent('securitySchemes', 'JWT', {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'Account token from POST /register or POST /login, valid 7 days.',
+  });
+  registry.registerComponent('securitySchemes', 'ComputerToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Computer Token (`ct_...`) from POST /computers/register; used only by the agent.',
+  });
+
+  const seen = new Set<string>();
+  for (const { name, route, metadata } of listRoutes(contract)) {
+    if (seen.has(name)) throw new Error(`duplicate operationId ${name}`);
+    seen.add(name);
+    const request: RouteConfig['request'] = {};
+    if (route.pathParams) request.params = route.pathParams as z.AnyZodObject;
+    if (route.query) request.query = route.query as z.AnyZodObject;
+    if (route.method !== 'GET' && 'body' in route && isZodType(route.body)) {
+      request.body = { required: true, content: { 'application/json': { schema: route.body as z.ZodTypeAny } } };
+    }
+    registry.registerPath({
+      method: route.method.toLowerCase() as RouteConfig['method'],
+      path: route.path.replace(/:(\w+)/g, '{$1}'),
+      operationId: name,
+      summary: route.summary,
+      description: [route.description, AUTH_TEXT[metadata.auth]].filter(Boolean).join('\n\n'),
+      tags: [metadata.tag],
+      security: SECURITY[metadata.auth],
+      request,
+      responses: responsesOf(route),
+    });
+  }
+
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Mind Service API',
+      version: API_VERSION,
+      description:
+        'A persistent home for LLM agents: minds with tasks, memories, chat and scripts, signed webhooks, and remote computer control. ' +
+        'Errors always have the shape `{statusCode, error, message, docs?}`. Guides: /docs.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: '/', description: 'This server' }],
+  });
+  liftParameterDescriptions(document);
+  return document;
+}
+
+type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+interface ParameterLike {
+  description?: string;
+  schema?: { description?: string; $ref?: string };
+}
+
+/** Swagger UI shows a parameter's own description; copy it up from its schema (or the referenced component). */
+function liftParameterDescriptions(document: Document) {
+  const components = (document.components?.schemas ?? {}) as Record<string, { description?: string }>;
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem as Record<string, { parameters?: ParameterLike[] }>)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.description) continue;
+        const ref = parameter.schema?.$ref?.split('/').pop();
+        parameter.description = parameter.schema?.description ?? (ref ? components[ref]?.description : undefined);
+      }
+    }
+  }
+}

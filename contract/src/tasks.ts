@@ -1,0 +1,157 @@
+import { c, errors, Id, IdParams, meta, NullableTimestamp, Timestamp } from './common.js';
+import { z } from './zod.js';
+
+export const TaskPriority = z
+  .enum(['low', 'normal', 'high', 'critical'])
+  .openapi('TaskPriority', { description: '`low` not urgent, `normal` the default, `high` important, `critical` must be done at once.' });
+export type TaskPriority = z.infer<typeof TaskPriority>;
+
+export const TaskStatus = z
+  .enum(['pending', 'in_progress', 'done', 'cancelled'])
+  .openapi('TaskStatus', { description: 'Any status may move to any other. New tasks are `pending`.' });
+export type TaskStatus = z.infer<typeof TaskStatus>;
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** True for an ISO 8601 date (`2026-12-01`) or date-time with a zone (`2026-12-01T09:00:00Z`) that exists. */
+export function isIsoDateOrDateTime(value: string): boolean {
+  if (ISO_DATE.test(value)) {
+    const d = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
+  }
+  if (!ISO_DATE_TIME.test(value)) return false;
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number);
+  const day = new Date(Date.UTC(y, m - 1, d));
+  return !Number.isNaN(Date.parse(value)) && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
+}
+
+export const DueAt = z
+  .string()
+  .refine(isIsoDateOrDateTime, 'must be an ISO 8601 date (2026-12-01) or date-time with a time zone (2026-12-01T09:00:00Z)')
+  .openapi({ description: 'ISO 8601 date or date-time with a zone; stored as a UTC date-time.', example: '2026-12-01T09:00:00Z' });
+
+export const Task = z
+  .object({
+    id: Id('Task'),
+    title: z.string().openapi({ example: 'Summarise the three papers' }),
+    description: z.string().nullable(),
+    priority: TaskPriority,
+    status: TaskStatus,
+    due_at: NullableTimestamp('When the task is due'),
+    created_at: Timestamp('When the task was created'),
+    updated_at: Timestamp('When the task last changed'),
+    completed_at: NullableTimestamp('When the task became `done`; cleared when it leaves `done`'),
+  })
+  .openapi('Task');
+export type Task = z.infer<typeof Task>;
+
+const Title = z.string().trim().min(1, 'must not be empty').max(500).openapi({ example: 'Summarise the three papers' });
+const Description = z.string().max(20000).openapi({ example: 'Two paragraphs each, with citations.' });
+
+export const CreateTaskBody = z
+  .object({
+    title: Title,
+    description: Description.nullish(),
+    priority: TaskPriority.optional(),
+    due_at: DueAt.nullish(),
+  })
+  .openapi('CreateTaskBody');
+export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
+
+export const CreateTaskQuery = z
+  .object({
+    title: Title.openapi({ description: 'Task title, 1..500 characters.' }),
+    description: Description.optional().openapi({ description: 'Longer text, up to 20,000 characters.' }),
+    priority: TaskPriority.optional().openapi({ description: 'low, normal (default), high or critical.' }),
+    due_at: DueAt.optional(),
+  })
+  .openapi('CreateTaskQuery');
+
+export const UpdateTaskBody = z
+  .object({
+    title: Title.optional(),
+    description: Description.nullish().openapi({ description: 'null clears it.' }),
+    priority: TaskPriority.optional(),
+    status: TaskStatus.optional(),
+    due_at: DueAt.nullish().openapi({ description: 'null clears it.' }),
+  })
+  .openapi('UpdateTaskBody');
+export type UpdateTaskBody = z.infer<typeof UpdateTaskBody>;
+
+export const TaskStatusFilter = z
+  .enum(['pending', 'in_progress', 'done', 'cancelled', 'all'])
+  .openapi({ description: 'Without it: the open tasks (`pending` and `in_progress`). `all` lists every task.' });
+
+export const TaskList = z.object({ tasks: z.array(Task) }).openapi('TaskList');
+export const DeletedTask = z
+  .object({ deleted: z.literal(true), id: Id('Task') })
+  .openapi('DeletedTask');
+
+const auth = meta('mindKey', 'Tasks');
+
+export const tasksContract = c.router({
+  listTasks: {
+    method: 'GET',
+    path: '/mind/tasks',
+    summary: 'List tasks',
+    description:
+      'Tasks of the key\'s mind. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation.',
+    query: z.object({ status: TaskStatusFilter.optional() }),
+    responses: { 200: TaskList, ...errors(400, 401, 403, 429) },
+    metadata: auth,
+  },
+  createTask: {
+    method: 'POST',
+    path: '/mind/task',
+    summary: 'Create a task',
+    description: 'Creates a `pending` task (priority `normal` unless given).',
+    body: CreateTaskBody,
+    responses: { 201: Task, ...errors(400, 401, 403, 429) },
+    metadata: auth,
+  },
+  createTaskFromQuery: {
+    method: 'GET',
+    path: '/mind/task',
+    summary: 'Create a task from query parameters',
+    description: 'The same as POST /mind/task for tools that can only fetch URLs: `GET /mind/task?key=mk_...&title=Buy+milk&priority=high`.',
+    query: CreateTaskQuery,
+    responses: { 201: Task, ...errors(400, 401, 403, 429) },
+    metadata: auth,
+  },
+  getTask: {
+    method: 'GET',
+    path: '/mind/task/:id',
+    summary: 'Get a task',
+    pathParams: IdParams('Task'),
+    responses: { 200: Task, ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+  updateTask: {
+    method: 'PUT',
+    path: '/mind/task/:id',
+    summary: 'Update a task',
+    description: 'Changes the given fields. Setting `status` to `done` sets `completed_at`; leaving `done` clears it.',
+    pathParams: IdParams('Task'),
+    body: UpdateTaskBody,
+    responses: { 200: Task, ...errors(400, 401, 403, 404, 429) },
+    metadata: auth,
+  },
+  completeTask: {
+    method: 'GET',
+    path: '/mind/task/:id/complete',
+    summary: 'Mark a task done',
+    pathParams: IdParams('Task'),
+    responses: { 200: Task, ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+  deleteTask: {
+    method: 'GET',
+    path: '/mind/task/:id/delete',
+    summary: 'Delete a task',
+    description: 'Deletes the task permanently and answers a confirmation (a GET, for URL-only tools).',
+    pathParams: IdParams('Task'),
+    responses: { 200: DeletedTask, ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+});

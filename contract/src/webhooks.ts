@@ -1,0 +1,179 @@
+import { c, errors, Id, meta, NullableTimestamp, Timestamp } from './common.js';
+import { VALID_EVENT_PATTERNS } from './events.js';
+import { z } from './zod.js';
+
+const Url = z
+  .string()
+  .trim()
+  .max(2000)
+  .url()
+  .openapi({ description: '`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development.', example: 'https://example.com/hooks/mind' });
+const Events = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .openapi({
+    description: `Comma-separated patterns: exact names, groups or \`*\`. Valid: ${VALID_EVENT_PATTERNS.join(', ')}.`,
+    example: 'task.*,memory.created',
+  });
+const Secret = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(500)
+  .openapi({ description: 'Write-only; signs every delivery (HMAC-SHA256). Never returned.', example: 'whsec-example-secret' });
+
+const WebhookBase = {
+  id: Id('Webhook'),
+  url: z.string(),
+  events: z.string().openapi({ description: 'Normalised comma-separated patterns.', example: 'task.*,memory.created' }),
+  mind_id: Id('Mind'),
+  enabled: z.boolean(),
+  created_at: z.number().int().openapi({ description: 'Unix timestamp in seconds.', example: 1795311582 }),
+};
+
+export const CreatedWebhook = z.object(WebhookBase).openapi('CreatedWebhook');
+export const Webhook = z
+  .object({
+    ...WebhookBase,
+    last_call: z.number().int().nullable().openapi({ description: 'Unix seconds of the last delivery attempt.' }),
+    last_status: z.number().int().nullable().openapi({ description: 'HTTP status of the last attempt (null on a network error).' }),
+    last_error: z.string().nullable().openapi({ description: 'Error of the last attempt, null when it succeeded.' }),
+  })
+  .openapi('Webhook');
+export type Webhook = z.infer<typeof Webhook>;
+
+export const CreateWebhookBody = z.object({ url: Url, events: Events, secret: Secret }).openapi('CreateWebhookBody');
+export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
+export const UpdateWebhookBody = z
+  .object({ url: Url.optional(), events: Events.optional(), secret: Secret.optional(), enabled: z.boolean().optional() })
+  .openapi('UpdateWebhookBody');
+export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
+
+export const WebhookTestResult = z
+  .object({
+    delivered: z.boolean(),
+    status: z.number().int().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number().int(),
+  })
+  .openapi('WebhookTestResult');
+
+export const DeliveryAttempt = z
+  .object({
+    attempt: z.number().int(),
+    at: Timestamp('When the attempt was made'),
+    status_code: z.number().int().nullable(),
+    error: z.string().nullable(),
+    duration_ms: z.number().int(),
+  })
+  .openapi('DeliveryAttempt');
+
+export const Delivery = z
+  .object({
+    id: Id('Delivery'),
+    event_id: Id('Event'),
+    event: z.string().openapi({ example: 'task.created' }),
+    status: z.enum(['pending', 'succeeded', 'failed']),
+    attempt_count: z.number().int(),
+    next_attempt_at: NullableTimestamp('When the next attempt is due'),
+    created_at: Timestamp('When the delivery was created'),
+    attempts: z.array(DeliveryAttempt),
+  })
+  .openapi('Delivery');
+
+const WebhookParams = z.object({ id: Id('Webhook') });
+const auth = meta('mindKey', 'Webhooks');
+
+export const webhooksContract = c.router({
+  createWebhook: {
+    method: 'POST',
+    path: '/webhooks',
+    summary: 'Create a webhook',
+    description: 'At most 20 per mind (the 21st is 409); the same URL twice in a mind is 409.',
+    body: CreateWebhookBody,
+    responses: { 201: CreatedWebhook, ...errors(400, 401, 403, 409, 429) },
+    metadata: auth,
+  },
+  listWebhooks: {
+    method: 'GET',
+    path: '/webhooks',
+    summary: 'List webhooks',
+    responses: { 200: z.array(Webhook), ...errors(401, 403, 429) },
+    metadata: auth,
+  },
+  getWebhook: {
+    method: 'GET',
+    path: '/webhooks/:id',
+    summary: 'Get a webhook',
+    pathParams: WebhookParams,
+    responses: { 200: Webhook, ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+  updateWebhook: {
+    method: 'PUT',
+    path: '/webhooks/:id',
+    summary: 'Update a webhook',
+    description: 'A new `secret` signs the next delivery.',
+    pathParams: WebhookParams,
+    body: UpdateWebhookBody,
+    responses: { 200: Webhook, ...errors(400, 401, 403, 404, 409, 429) },
+    metadata: auth,
+  },
+  enableWebhook: {
+    method: 'POST',
+    path: '/webhooks/:id/enable',
+    summary: 'Enable a webhook',
+    pathParams: WebhookParams,
+    body: c.noBody(),
+    responses: { 200: Webhook, ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+  disableWebhook: {
+    method: 'POST',
+    path: '/webhooks/:id/disable',
+    summary: 'Disable a webhook',
+    pathParams: WebhookParams,
+    body: c.noBody(),
+    responses: { 200: Webhook, ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+  testWebhook: {
+    method: 'POST',
+    path: '/webhooks/:id/test',
+    summary: 'Send a test event',
+    description: 'Sends a `memory.created` test event at once and reports the outcome. 409 on a disabled webhook.',
+    pathParams: WebhookParams,
+    body: c.noBody(),
+    responses: { 200: WebhookTestResult, ...errors(401, 403, 404, 409, 429) },
+    metadata: auth,
+  },
+  deleteWebhook: {
+    method: 'DELETE',
+    path: '/webhooks/:id',
+    summary: 'Delete a webhook',
+    pathParams: WebhookParams,
+    responses: { 204: c.noBody(), ...errors(401, 403, 404, 429) },
+    metadata: auth,
+  },
+  listDeliveries: {
+    method: 'GET',
+    path: '/webhooks/:id/deliveries',
+    summary: 'Recent deliveries',
+    description: 'The most recent deliveries of this webhook, newest first, each with its attempts.',
+    pathParams: WebhookParams,
+    query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1..100, default 50.' }) }),
+    responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 401, 403, 404, 429) },
+    metadata: auth,
+  },
+  redeliver: {
+    method: 'POST',
+    path: '/webhooks/:id/deliveries/:did/redeliver',
+    summary: 'Send a delivery again',
+    description: 'Queues the same event again for this webhook as a new delivery.',
+    pathParams: z.object({ id: Id('Webhook'), did: Id('Delivery') }),
+    body: c.noBody(),
+    responses: { 202: Delivery, ...errors(401, 403, 404, 409, 429) },
+    metadata: auth,
+  },
+});
