@@ -106,20 +106,34 @@ export function buildOpenApiDocument() {
 }
 
 type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+interface SchemaLike {
+  description?: string;
+  $ref?: string;
+  allOf?: SchemaLike[];
+}
 interface ParameterLike {
   description?: string;
-  schema?: { description?: string; $ref?: string };
+  schema?: SchemaLike;
+}
+
+function describe(schema: SchemaLike | undefined, components: Record<string, SchemaLike>): string | undefined {
+  if (!schema) return undefined;
+  if (schema.description) return schema.description;
+  if (schema.$ref) return components[schema.$ref.split('/').pop() ?? '']?.description;
+  for (const part of schema.allOf ?? []) {
+    const found = describe(part, components);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Swagger UI shows a parameter's own description; copy it up from its schema (or the referenced component). */
 function liftParameterDescriptions(document: Document) {
-  const components = (document.components?.schemas ?? {}) as Record<string, { description?: string }>;
+  const components = (document.components?.schemas ?? {}) as Record<string, SchemaLike>;
   for (const pathItem of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(pathItem as Record<string, { parameters?: ParameterLike[] }>)) {
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.description) continue;
-        const ref = parameter.schema?.$ref?.split('/').pop();
-        parameter.description = parameter.schema?.description ?? (ref ? components[ref]?.description : undefined);
+        parameter.description ??= describe(parameter.schema, components);
       }
     }
   }

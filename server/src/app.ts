@@ -1,0 +1,110 @@
+import { contract } from '@mindservice/contract';
+import { createExpressEndpoints } from '@ts-rest/express';
+import express, { type Express } from 'express';
+import pino, { type Logger } from 'pino';
+import { accountsHandlers } from './accounts/handlers.js';
+import { computersHandlers } from './computers/handlers.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { migrateLatest, openDatabase } from './db/database.js';
+import { EventRecorder } from './events/recorder.js';
+import { authMiddleware } from './http/auth.js';
+import { errorMiddleware, notFoundMiddleware, validationError } from './http/errors.js';
+import { MemoryRateLimiter } from './http/rate-limit.js';
+import { requestLog } from './http/request-log.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { loadOrCreateKeyFile } from './lib/keyfile.js';
+import { memoriesHandlers } from './memories/handlers.js';
+import { mindsHandlers } from './minds/handlers.js';
+import { docsRouter } from './system/docs.js';
+import { systemHandlers } from './system/handlers.js';
+import { tasksHandlers } from './tasks/handlers.js';
+import { webhooksHandlers } from './webhooks/handlers.js';
+
+export interface AppOptions {
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface MindApp {
+  /** The Express app; listen on it (main.ts) or hand it to supertest. */
+  app: Express;
+  ctx: AppContext;
+  /** Stops background work and closes the database. */
+  close(): Promise<void>;
+}
+
+/** Paths whose bodies may be large: the agent's results (screenshots) and mind imports. */
+const LARGE_BODY_PATHS = ['/computers/me/commands', '/memory/mind-import'];
+
+/** Builds the service (database migrated, workers started) without listening. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<MindApp> {
+  const log = options.logger ?? pino({ level: config.logLevel, base: undefined });
+  const clock = options.clock ?? systemClock;
+  const db = openDatabase(config);
+  const closers: Array<() => Promise<void> | void> = [() => db.destroy()];
+  try {
+    const applied = await migrateLatest(db);
+    if (applied.length) log.info({ migrations: applied }, 'migrations applied');
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+
+  const ctx: AppContext = {
+    config,
+    db,
+    log,
+    clock,
+    events: new EventRecorder(clock),
+    jwtSecret: config.jwtSecret ?? loadOrCreateKeyFile(config.dataDir, 'jwt-secret'),
+    keyRateLimiter: new MemoryRateLimiter(clock),
+    startedAt: Date.now(),
+    state: 'starting',
+    onClose: (fn) => closers.push(fn),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestLog(log));
+  app.use(LARGE_BODY_PATHS, express.json({ limit: '25mb' }));
+  app.use(express.json({ limit: '1mb' }));
+  app.use(docsRouter());
+
+  const router = {
+    system: systemHandlers(ctx),
+    accounts: accountsHandlers(ctx),
+    minds: mindsHandlers(ctx),
+    tasks: tasksHandlers(ctx),
+    memories: memoriesHandlers(ctx),
+    webhooks: webhooksHandlers(ctx),
+    computers: computersHandlers(ctx),
+  };
+  createExpressEndpoints(contract, router, app, {
+    logInitialization: false,
+    responseValidation: config.validateResponses,
+    // ts-rest types its middleware per route; ours reads only the route metadata, which every route has.
+    globalMiddleware: [authMiddleware(ctx) as never],
+    requestValidationErrorHandler: (err, _req, _res, next) => next(validationError(err)),
+  });
+
+  app.use(notFoundMiddleware);
+  app.use(
+    errorMiddleware((err, req) => {
+      log.error({ req_id: req.requestId, err }, 'unexpected error');
+    }),
+  );
+
+  ctx.state = 'ready';
+  let closed: Promise<void> | undefined;
+  return {
+    app,
+    ctx,
+    close: () =>
+      (closed ??= (async () => {
+        for (const fn of closers.reverse().splice(0)) await fn();
+      })()),
+  };
+}

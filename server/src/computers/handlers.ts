@@ -1,0 +1,8 @@
+import { contract } from '@mindservice/contract';
+import type { RouterImpl } from '../http/router.js';
+import type { AppContext } from '../context.js';
+import { notImplemented } from '../http/not-implemented.js';
+
+export function computersHandlers(_ctx: AppContext): RouterImpl<typeof contract.computers> {
+  return notImplemented(contract.computers);
+}

@@ -1,0 +1,3 @@
+import type { Migration } from '../db/migration.js';
+
+export const computersMigrations: Migration[] = [];

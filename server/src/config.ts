@@ -1,0 +1,96 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const durationList = z
+  .string()
+  .regex(/^\d+(ms|s|m|h)?(,\d+(ms|s|m|h)?)*$/, 'must be a comma-separated list of durations like 30s,2m,10m,1h')
+  .transform((value) => value.split(',').map(parseDuration));
+
+function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(text)!;
+  const n = Number(match[1]);
+  const unit = match[2] ?? 'ms';
+  return n * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit]!;
+}
+const duration = z
+  .string()
+  .regex(/^\d+(ms|s|m|h)?$/, 'must be a duration like 500ms, 30s or 2m')
+  .transform(parseDuration);
+const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Every setting comes from the environment; this is the only place that reads it. */
+const EnvSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  MIND_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for SQLite in MIND_DATA_DIR)')
+    .optional(),
+  MIND_JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  MIND_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  MIND_PUBLIC_URL: z.string().url('must be a URL like https://mind.example.com').optional(),
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MIND_BCRYPT_COST: z.coerce.number().int().min(4).max(15).default(12),
+  MIND_WEBHOOK_RETRY_SCHEDULE: durationList.default('30s,2m,10m,1h,6h,24h'),
+  MIND_WEBHOOK_TIMEOUT: duration.default('10s'),
+  MIND_WEBHOOK_ALLOW_PRIVATE: flag.default('false'),
+  MIND_SCREENSHOT_WAIT: duration.default('30s'),
+  MIND_SHUTDOWN_TIMEOUT: duration.default('10s'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  jwtSecret?: string;
+  encryptionKey?: string;
+  publicUrl: string;
+  trustProxy: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  bcryptCost: number;
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  webhookAllowPrivate: boolean;
+  screenshotWaitMs: number;
+  shutdownTimeoutMs: number;
+  /** Check every response against the contract (tests turn it on; it costs time per request). */
+  validateResponses: boolean;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}${i.path[0] ? ` (got ${JSON.stringify(cleaned[String(i.path[0])])})` : ''}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.MIND_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.MIND_JWT_SECRET,
+    encryptionKey: e.MIND_ENCRYPTION_KEY,
+    publicUrl: (e.MIND_PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/$/, ''),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    bcryptCost: e.MIND_BCRYPT_COST,
+    webhookRetrySchedule: e.MIND_WEBHOOK_RETRY_SCHEDULE,
+    webhookTimeoutMs: e.MIND_WEBHOOK_TIMEOUT,
+    webhookAllowPrivate: e.MIND_WEBHOOK_ALLOW_PRIVATE,
+    screenshotWaitMs: e.MIND_SCREENSHOT_WAIT,
+    shutdownTimeoutMs: e.MIND_SHUTDOWN_TIMEOUT,
+    validateResponses: false,
+  };
+}

@@ -1,0 +1,53 @@
+import type { EventName } from '@mindservice/contract';
+import type { Conn, Trx } from '../db/database.js';
+import type { Clock } from '../lib/clock.js';
+import { newId } from '../lib/secrets.js';
+
+export interface RecordedEvent {
+  id: string;
+  mindId: string;
+  type: EventName;
+  data: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** Runs inside the transaction of the change, e.g. to write webhook deliveries. */
+export type EventHook = (trx: Trx, event: RecordedEvent) => Promise<void>;
+/** Runs after the transaction committed, e.g. to wake the delivery worker. */
+export type CommitListener = (event: RecordedEvent) => void;
+
+/**
+ * The one event path: a change records its event in the same transaction as the change,
+ * so an event exists exactly when its change does, and webhook deliveries are written with it.
+ */
+export class EventRecorder {
+  private readonly hooks: EventHook[] = [];
+  private readonly listeners: CommitListener[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  addHook(hook: EventHook) {
+    this.hooks.push(hook);
+  }
+
+  onCommitted(listener: CommitListener) {
+    this.listeners.push(listener);
+  }
+
+  async record(trx: Trx, mindId: string, type: EventName, data: Record<string, unknown>): Promise<RecordedEvent> {
+    const event: RecordedEvent = { id: newId(), mindId, type, data, createdAt: this.clock.now().toISOString() };
+    await trx('events').insert({ id: event.id, mind_id: mindId, type, data: JSON.stringify(data), created_at: event.createdAt });
+    await this.touch(trx, mindId);
+    for (const hook of this.hooks) await hook(trx, event);
+    trx.executionPromise.then(
+      () => this.listeners.forEach((listener) => listener(event)),
+      () => undefined, // rolled back: the event never happened
+    );
+    return event;
+  }
+
+  /** Moves the mind's last_activity for writes that have no event of their own. */
+  async touch(conn: Conn, mindId: string) {
+    await conn('minds').where({ id: mindId }).update({ last_activity: this.clock.now().toISOString() });
+  }
+}

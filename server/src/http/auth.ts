@@ -1,0 +1,119 @@
+import type { AuthKind, RouteMetadata } from '@mindservice/contract';
+import type { NextFunction, Request, Response } from 'express';
+import jwt from 'jsonwebtoken';
+import { userExists } from '../accounts/store.js';
+import { findComputerByTokenHash } from '../computers/store.js';
+import type { AppContext } from '../context.js';
+import { sha256Hex } from '../lib/secrets.js';
+import { findMindByKeyHash } from '../minds/store.js';
+import type { Caller } from './caller.js';
+import { ApiError } from './errors.js';
+
+export const UNAUTHORIZED_MESSAGE = 'Mind Key fehlt oder ungültig.';
+export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Use Authorization header for unlimited access.';
+
+type CredentialKind = 'mindKey' | 'jwt' | 'computerToken';
+type Presented = CredentialKind | 'unknown';
+
+const ACCEPTS: Record<AuthKind, CredentialKind[]> = {
+  none: [],
+  jwt: ['jwt'],
+  mindKey: ['mindKey'],
+  mindKeyOrJwt: ['mindKey', 'jwt'],
+  computerToken: ['computerToken'],
+};
+
+const NAMES: Record<CredentialKind, string> = { mindKey: 'a Mind Key', jwt: 'a JWT', computerToken: 'a Computer Token' };
+
+const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
+const classify = (token: string): Presented =>
+  token.startsWith('mk_') ? 'mindKey' : token.startsWith('ct_') ? 'computerToken' : JWT_SHAPE.test(token) ? 'jwt' : 'unknown';
+
+export function signJwt(ctx: AppContext, userId: string): string {
+  return jwt.sign({}, ctx.jwtSecret, { algorithm: 'HS256', subject: userId, expiresIn: '7d' });
+}
+
+/**
+ * The one auth path: route metadata says which credentials a route takes, this checks them
+ * and puts the caller on the request. No handler reads credentials itself.
+ */
+export function authMiddleware(ctx: AppContext) {
+  const docs = `${ctx.config.publicUrl}/docs/getting-started/authentication`;
+  const unauthorized = (hint: string) =>
+    new ApiError(401, UNAUTHORIZED_MESSAGE, { docs, details: [{ path: 'headers.authorization', message: hint }] });
+
+  async function authenticate(req: Request, res: Response, accepts: CredentialKind[]): Promise<Caller> {
+    const header = req.headers.authorization;
+    let token: string | undefined;
+    let fromQuery = false;
+    if (header !== undefined) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!match) throw unauthorized('expected `Authorization: Bearer <credential>`');
+      token = match[1];
+    } else if (accepts.includes('mindKey') && req.query.key !== undefined) {
+      await applyKeyRateLimit(req, res);
+      if (typeof req.query.key !== 'string' || !req.query.key) throw unauthorized('the `key` query parameter must be one Mind Key');
+      token = req.query.key;
+      fromQuery = true;
+    }
+    if (!token) {
+      const wanted = accepts.map((k) => NAMES[k]).join(' or ');
+      throw unauthorized(`this route needs ${wanted}${accepts.includes('mindKey') ? ' (header or `?key=`)' : ''}`);
+    }
+
+    // Whatever arrives as `?key=` is meant as a Mind Key.
+    const kind = fromQuery ? 'mindKey' : classify(token);
+    if (kind === 'unknown') throw unauthorized('not a Mind Key (mk_...), a JWT or a Computer Token (ct_...)');
+    if (!accepts.includes(kind)) {
+      throw unauthorized(`this route takes ${accepts.map((k) => NAMES[k]).join(' or ')}, not ${NAMES[kind]}`);
+    }
+    if (kind === 'mindKey') {
+      const mind = await findMindByKeyHash(ctx.db, sha256Hex(token));
+      if (!mind) throw unauthorized('unknown Mind Key (a deleted mind\'s key stops working)');
+      if (mind.disabled) throw ApiError.forbidden('This mind is disabled. Its data is kept; the operator can enable it again.');
+      return { kind: 'mind', userId: mind.userId, mindId: mind.id };
+    }
+    if (kind === 'computerToken') {
+      const computer = await findComputerByTokenHash(ctx.db, sha256Hex(token));
+      if (!computer) throw unauthorized('unknown or revoked Computer Token');
+      return { kind: 'computer', userId: computer.userId, mindId: computer.mindId, computerId: computer.id };
+    }
+    let userId: string | undefined;
+    try {
+      const payload = jwt.verify(token, ctx.jwtSecret, { algorithms: ['HS256'] });
+      userId = typeof payload === 'object' ? payload.sub : undefined;
+    } catch (err) {
+      const expired = err instanceof jwt.TokenExpiredError;
+      throw unauthorized(expired ? 'the JWT has expired; log in again' : 'invalid JWT');
+    }
+    if (!userId || !(await userExists(ctx.db, userId))) throw unauthorized('invalid JWT');
+    return { kind: 'user', userId };
+  }
+
+  async function applyKeyRateLimit(req: Request, res: Response) {
+    const result = await ctx.keyRateLimiter.hit(req.ip ?? 'unknown');
+    res.setHeader('X-RateLimit-Limit', String(result.limit));
+    res.setHeader('X-RateLimit-Remaining', String(result.remaining));
+    res.setHeader('X-RateLimit-Reset', String(result.resetAt));
+    if (result.limited) {
+      const retryAfter = Math.max(1, result.resetAt - Math.floor(ctx.clock.now().getTime() / 1000));
+      throw new ApiError(429, RATE_LIMIT_MESSAGE, { headers: { 'Retry-After': String(retryAfter) } });
+    }
+  }
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    const metadata = (req as Request & { tsRestRoute: { metadata: RouteMetadata } }).tsRestRoute.metadata;
+    const accepts = ACCEPTS[metadata.auth];
+    if (accepts.length === 0) {
+      req.caller = { kind: 'anonymous' };
+      return next();
+    }
+    authenticate(req, res, accepts).then(
+      (caller) => {
+        req.caller = caller;
+        next();
+      },
+      next,
+    );
+  };
+}

@@ -1,0 +1,112 @@
+import { STATUS_CODES } from 'node:http';
+import type { ErrorObject } from '@mindservice/contract';
+import { RequestValidationError } from '@ts-rest/express';
+import type { NextFunction, Request, Response } from 'express';
+import type { ZodError } from 'zod';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The one error type services throw; the error middleware turns it into the spec's error object. */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: { details?: ErrorDetail[]; docs?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+  }
+
+  static badRequest(message: string, details?: ErrorDetail[]) {
+    return new ApiError(400, message, { details });
+  }
+  static notFound(what: string) {
+    return new ApiError(404, `${what} not found`);
+  }
+  static conflict(message: string) {
+    return new ApiError(409, message);
+  }
+  static forbidden(message: string) {
+    return new ApiError(403, message);
+  }
+  /** A field problem found by a service rather than by the schema. */
+  static invalidField(path: string, message: string) {
+    return new ApiError(400, `${path}: ${message}`, { details: [{ path, message }] });
+  }
+}
+
+export function errorBody(statusCode: number, message: string, extra: ApiError['extra'] = {}): ErrorObject {
+  const body: ErrorObject = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  if (extra.docs) body.docs = extra.docs;
+  if (extra.details?.length) body.details = extra.details;
+  return body;
+}
+
+export function sendError(res: Response, error: ApiError) {
+  if (res.headersSent) return void res.end();
+  for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
+  res.status(error.statusCode).json(errorBody(error.statusCode, error.message, error.extra));
+}
+
+function zodDetails(location: string, error: ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    // A discriminated union names its tag; keep the path readable for nested payload errors.
+    const path = [location, ...issue.path].join('.');
+    return { path, message: issue.message === 'Required' ? 'is required' : issue.message };
+  });
+}
+
+/** ts-rest's request validation failure -> 400 naming each invalid field. */
+export function validationError(err: RequestValidationError): ApiError {
+  const details = [
+    ...(err.pathParams ? zodDetails('params', err.pathParams) : []),
+    ...(err.headers ? zodDetails('headers', err.headers) : []),
+    ...(err.query ? zodDetails('query', err.query) : []),
+    ...(err.body ? zodDetails('body', err.body) : []),
+  ];
+  const message = details.map((d) => `${d.path}: ${d.message}`).join('; ') || 'Invalid request';
+  return new ApiError(400, message, { details });
+}
+
+export const validationErrorFrom = (location: string, error: ZodError) => {
+  const details = zodDetails(location, error);
+  return new ApiError(400, details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
+};
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+  message?: string;
+}
+
+/** The final middleware: everything that goes wrong ends here as the error object. */
+export function errorMiddleware(onUnexpected: (err: unknown, req: Request) => void) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof ApiError) return sendError(res, err);
+    if (err instanceof RequestValidationError) return sendError(res, validationError(err));
+    const parserError = err as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      return sendError(res, new ApiError(400, `Request body is not valid JSON: ${parserError.message}`));
+    }
+    if (parserError?.type === 'entity.too.large') {
+      const mb = parserError.limit ? `${Math.round(parserError.limit / 1024 / 1024)} MB` : 'the limit';
+      return sendError(res, new ApiError(413, `Request body is larger than ${mb}`));
+    }
+    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+      return sendError(res, new ApiError(415, `Unsupported request body encoding: ${parserError.message}`));
+    }
+    if (parserError?.type === 'request.aborted') return void res.end();
+    if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      return sendError(res, new ApiError(parserError.status, parserError.message ?? 'Bad request'));
+    }
+    onUnexpected(err, req);
+    sendError(res, new ApiError(500, 'Internal server error. The request id identifies it in the server log.'));
+  };
+}
+
+export function notFoundMiddleware(req: Request, res: Response) {
+  sendError(res, new ApiError(404, `Route ${req.method} ${req.path} not found`));
+}

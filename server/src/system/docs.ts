@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildOpenApiDocument } from '@mindservice/contract/openapi';
+import express, { type Request, type Response, type Router } from 'express';
+import { marked } from 'marked';
+import swaggerUiDist from 'swagger-ui-dist';
+
+const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
+
+const page = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} - Mind Service</title>
+<style>body{font:16px/1.55 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#1d2430}
+pre{background:#f4f5f7;padding:.8rem;overflow:auto;border-radius:6px}code{font-size:.92em}
+table{border-collapse:collapse}td,th{border:1px solid #ccd;padding:.3rem .6rem}nav a{margin-right:1rem}</style>
+</head><body><nav><a href="/docs">Guides</a><a href="/docs/api">API reference</a><a href="/openapi.json">openapi.json</a></nav>
+${body}</body></html>`;
+
+const swaggerHtml = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Mind Service API</title>
+<link rel="stylesheet" href="/docs/api/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/api/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/api/swagger-init.js"></script></body></html>`;
+
+const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });`;
+
+/** /openapi.json, Swagger UI at /docs/api, and the markdown guides under /docs/... as HTML. */
+export function docsRouter(): Router {
+  const router = express.Router();
+  const openapi = JSON.stringify(buildOpenApiDocument());
+
+  router.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
+  router.get('/docs/api', (_req, res) => {
+    res.type('html').send(swaggerHtml);
+  });
+  router.get('/docs/api/swagger-init.js', (_req, res) => {
+    res.type('application/javascript').send(swaggerInit);
+  });
+  router.use('/docs/api/assets', express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  router.get(/^\/docs(\/.*)?$/, (req: Request, res: Response, next) => {
+    const name = (req.params[0] ?? '').replace(/^\/+|\/+$/g, '') || 'index';
+    if (!/^[\w/-]+$/.test(name)) return next();
+    const file = resolve(DOCS_DIR, `${name}.md`);
+    const indexFile = resolve(DOCS_DIR, name, 'index.md');
+    const found = [file, indexFile].find((f) => f.startsWith(DOCS_DIR.replace(/\/$/, '') + sep) && existsSync(f));
+    if (!found) return next();
+    const markdown = readFileSync(found, 'utf8');
+    const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? 'Docs';
+    res.type('html').send(page(title, marked.parse(markdown, { async: false })));
+  });
+  return router;
+}
