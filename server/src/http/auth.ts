@@ -96,8 +96,7 @@ export function authMiddleware(ctx: AppContext) {
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
     res.setHeader('X-RateLimit-Reset', String(result.resetAt));
     if (result.limited) {
-      const retryAfter = Math.max(1, result.resetAt - Math.floor(ctx.clock.now().getTime() / 1000));
-      throw new ApiError(429, RATE_LIMIT_MESSAGE, { headers: { 'Retry-After': String(retryAfter) } });
+      throw new ApiError(429, RATE_LIMIT_MESSAGE, { headers: { 'Retry-After': String(result.retryAfter) } });
     }
   }
 

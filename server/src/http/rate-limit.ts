@@ -6,6 +6,8 @@ export interface RateLimitResult {
   remaining: number;
   /** Unix seconds when the window ends. */
   resetAt: number;
+  /** Whole seconds until the window ends (at least 1). */
+  retryAfter: number;
 }
 
 export interface RateLimiter {
@@ -36,6 +38,7 @@ export class MemoryRateLimiter implements RateLimiter {
       limit: this.limit,
       remaining: Math.max(0, this.limit - window.count),
       resetAt: Math.ceil((window.start + this.windowMs) / 1000),
+      retryAfter: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
     };
   }
 
