@@ -9,7 +9,7 @@ import type { AppContext } from './context.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { authMiddleware } from './http/auth.js';
-import { errorMiddleware, notFoundMiddleware, validationError } from './http/errors.js';
+import { ApiError, errorMiddleware, notFoundMiddleware, sendError, validationError } from './http/errors.js';
 import { MemoryRateLimiter } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -30,6 +30,10 @@ export interface MindApp {
   /** The Express app; listen on it (main.ts) or hand it to supertest. */
   app: Express;
   ctx: AppContext;
+  /** Starts a graceful shutdown: new requests get 503, waiting long-polls end; in-flight work goes on. */
+  drain(): Promise<void>;
+  /** Requests being answered right now. */
+  inFlight(): number;
   /** Stops background work and closes the database. */
   close(): Promise<void>;
 }
@@ -43,6 +47,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const clock = options.clock ?? systemClock;
   const db = openDatabase(config);
   const closers: Array<() => Promise<void> | void> = [() => db.destroy()];
+  const drainers: Array<() => Promise<void> | void> = [];
+  let inFlight = 0;
   try {
     const applied = await migrateLatest(db);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
@@ -62,6 +68,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     startedAt: Date.now(),
     state: 'starting',
     onClose: (fn) => closers.push(fn),
+    onDrain: (fn) => drainers.push(fn),
   };
 
   const app = express();
@@ -69,6 +76,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestLog(log));
+  app.use((req, res, next) => {
+    inFlight++;
+    res.once('close', () => inFlight--);
+    if (ctx.state === 'draining' && req.path !== '/health') {
+      res.setHeader('Connection', 'close');
+      return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
+    }
+    next();
+  });
   app.use(LARGE_BODY_PATHS, express.json({ limit: '25mb' }));
   app.use(express.json({ limit: '1mb' }));
   app.use(docsRouter());
@@ -102,6 +118,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   return {
     app,
     ctx,
+    inFlight: () => inFlight,
+    async drain() {
+      ctx.state = 'draining';
+      for (const fn of drainers.splice(0)) await fn();
+    },
     close: () =>
       (closed ??= (async () => {
         for (const fn of closers.reverse().splice(0)) await fn();

@@ -1,0 +1,76 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import pino from 'pino';
+import { createApp } from '../app.js';
+import type { Config } from '../config.js';
+import { API_VERSION } from '@mindservice/contract/openapi';
+
+/** Answers while migrations run: /health says `starting`, everything else 503 with Retry-After. */
+function startingHandler(startedAt: number) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const health = req.url === '/health' || req.url?.startsWith('/health?');
+    const body = health
+      ? { status: 'starting', version: API_VERSION, uptime_s: Math.floor((Date.now() - startedAt) / 1000), database: 'ok' }
+      : { statusCode: 503, error: 'Service Unavailable', message: 'The service is starting (migrations are running). Retry in a few seconds.' };
+    res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '2' });
+    res.end(JSON.stringify(body));
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Listens at once (503 while starting), builds the service, then serves it. On SIGTERM or SIGINT it
+ * drains: new requests get 503, long-polls end, in-flight work finishes (up to the shutdown timeout),
+ * the database closes, and the process exits 0.
+ */
+export async function serve(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel, base: undefined });
+  const startedAt = Date.now();
+  const starting = startingHandler(startedAt);
+  const server = createServer(starting);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+
+  let service;
+  try {
+    service = await createApp(config, { logger: log });
+  } catch (err) {
+    log.fatal({ err }, 'cannot start');
+    server.close();
+    process.exitCode = 1;
+    return;
+  }
+  server.removeListener('request', starting);
+  server.on('request', service.app);
+  log.info({ url, database: config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}` }, 'Mind Service listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'draining');
+    await service.drain();
+    server.close();
+    server.closeIdleConnections();
+    const deadline = Date.now() + config.shutdownTimeoutMs;
+    while (service.inFlight() > 0 && Date.now() < deadline) await sleep(25);
+    if (service.inFlight() > 0) log.warn({ inFlight: service.inFlight() }, 'shutdown timeout: closing remaining connections');
+    server.closeAllConnections();
+    await service.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  const onSignal = (signal: string) => {
+    stop(signal).catch((err) => {
+      log.error({ err }, 'error while stopping');
+      process.exit(1);
+    });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
