@@ -10,10 +10,11 @@ import { migrateLatest, openDatabase } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { authMiddleware } from './http/auth.js';
 import { ApiError, errorMiddleware, notFoundMiddleware, sendError, validationError } from './http/errors.js';
-import { MemoryRateLimiter } from './http/rate-limit.js';
+import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
+import { loadOrCreateServiceSecret } from './lib/service-secret.js';
 import { memoriesHandlers } from './memories/handlers.js';
 import { mindsHandlers } from './minds/handlers.js';
 import { docsRouter } from './system/docs.js';
@@ -63,8 +64,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     log,
     clock,
     events: new EventRecorder(clock),
-    jwtSecret: config.jwtSecret ?? loadOrCreateKeyFile(config.dataDir, 'jwt-secret'),
-    keyRateLimiter: new MemoryRateLimiter(clock),
+    jwtSecret:
+      config.jwtSecret ??
+      (config.databaseUrl ? await loadOrCreateServiceSecret(db, 'jwt-secret') : loadOrCreateKeyFile(config.dataDir, 'jwt-secret')),
+    // One process on SQLite keeps the windows in memory; instances sharing PostgreSQL share them there.
+    keyRateLimiter: config.databaseUrl ? new DatabaseRateLimiter(db, clock) : new MemoryRateLimiter(clock),
     startedAt: Date.now(),
     state: 'starting',
     onClose: (fn) => closers.push(fn),

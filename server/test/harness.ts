@@ -1,7 +1,9 @@
 // Test harness: a real service on a fresh SQLite file per test file, reached over HTTP with supertest.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import knex from 'knex';
 import supertest from 'supertest';
 import { createApp, type AppOptions, type MindApp } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
@@ -41,8 +43,36 @@ export function testConfig(env: Record<string, string> = {}): Config {
   return config;
 }
 
+/** Set to a postgres:// URL to run the suite on PostgreSQL (each service gets a fresh schema). */
+export const TEST_DATABASE_URL = process.env.MIND_TEST_DATABASE_URL;
+
+/** A new empty schema in the test database, and a URL whose connections use it. */
+export async function freshPostgresSchema(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `t_${process.pid}_${++counter}_${randomBytes(4).toString('hex')}`;
+  const admin = knex({ client: 'pg', connection: baseUrl });
+  try {
+    await admin.raw(`create schema "${schema}"`);
+  } finally {
+    await admin.destroy();
+  }
+  const url = new URL(baseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    async drop() {
+      const db = knex({ client: 'pg', connection: baseUrl });
+      try {
+        await db.raw(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await db.destroy();
+      }
+    },
+  };
+}
+
 export async function startService(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestService> {
-  const config = testConfig(env);
+  const pg = TEST_DATABASE_URL && !env.DATABASE_URL ? await freshPostgresSchema(TEST_DATABASE_URL) : undefined;
+  const config = testConfig(pg ? { ...env, DATABASE_URL: pg.url } : env);
   const service = await createApp(config, options);
   const http = supertest(service.app);
 
@@ -70,6 +100,7 @@ export async function startService(env: Record<string, string> = {}, options: Ap
     addMind,
     async stop() {
       await service.close();
+      await pg?.drop();
       if (!env.MIND_DATA_DIR) rmSync(config.dataDir, { recursive: true, force: true });
     },
   };

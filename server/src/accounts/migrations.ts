@@ -39,4 +39,24 @@ export const accountsMigrations: Migration[] = [
       await db.schema.dropTable('users');
     },
   },
+  {
+    name: '0110_rate_limits_service_secrets',
+    async up(db) {
+      // Shared state for several instances on one database: the ?key= rate limit windows and
+      // generated secrets (a JWT secret every instance must agree on).
+      await db.schema.createTable('rate_limits', (t) => {
+        t.string('key', 100).primary();
+        t.bigInteger('window_start').notNullable();
+        t.integer('count').notNullable();
+      });
+      await db.schema.createTable('service_secrets', (t) => {
+        t.string('name', 64).primary();
+        t.string('value', 200).notNullable();
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('service_secrets');
+      await db.schema.dropTable('rate_limits');
+    },
+  },
 ];
