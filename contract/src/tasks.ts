@@ -1,14 +1,17 @@
-import { c, errors, Id, IdParams, meta, NullableTimestamp, Timestamp } from './common.js';
+import { c, errors, Id, meta, NullableTimestamp, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 export const TaskPriority = z
   .enum(['low', 'normal', 'high', 'critical'])
-  .openapi('TaskPriority', { description: '`low` not urgent, `normal` the default, `high` important, `critical` must be done at once.' });
+  .openapi('TaskPriority', {
+    description: '`low` not urgent, `normal` the default, `high` important, `critical` must be done at once.',
+    example: 'high',
+  });
 export type TaskPriority = z.infer<typeof TaskPriority>;
 
 export const TaskStatus = z
   .enum(['pending', 'in_progress', 'done', 'cancelled'])
-  .openapi('TaskStatus', { description: 'Any status may move to any other. New tasks are `pending`.' });
+  .openapi('TaskStatus', { description: 'Any status may move to any other. New tasks are `pending`.', example: 'in_progress' });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -35,10 +38,10 @@ export const Task = z
   .object({
     id: Id('Task'),
     title: z.string().openapi({ example: 'Summarise the three papers' }),
-    description: z.string().nullable(),
+    description: z.string().nullable().openapi({ example: 'Two paragraphs each, with citations.' }),
     priority: TaskPriority,
     status: TaskStatus,
-    due_at: NullableTimestamp('When the task is due'),
+    due_at: NullableTimestamp('When the task is due').openapi({ example: '2026-12-01T09:00:00.000Z' }),
     created_at: Timestamp('When the task was created'),
     updated_at: Timestamp('When the task last changed'),
     completed_at: NullableTimestamp('When the task became `done`; cleared when it leaves `done`'),
@@ -56,7 +59,9 @@ export const CreateTaskBody = z
     priority: TaskPriority.optional(),
     due_at: DueAt.nullish(),
   })
-  .openapi('CreateTaskBody');
+  .openapi('CreateTaskBody', {
+    example: { title: 'Summarise the three papers', description: 'Two paragraphs each, with citations.', priority: 'high', due_at: '2026-12-01' },
+  });
 export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
 
 export const CreateTaskQuery = z
@@ -74,9 +79,12 @@ export const UpdateTaskBody = z
     description: Description.nullish().openapi({ description: 'null clears it.' }),
     priority: TaskPriority.optional(),
     status: TaskStatus.optional(),
-    due_at: DueAt.nullish().openapi({ description: 'null clears it.' }),
+    due_at: DueAt.nullish().openapi({ description: 'ISO 8601 date or date-time with a zone; null clears it.' }),
   })
-  .openapi('UpdateTaskBody');
+  .openapi('UpdateTaskBody', {
+    description: 'Only the fields given change; unknown fields are ignored.',
+    example: { status: 'in_progress', priority: 'critical', due_at: '2026-12-01T09:00:00+02:00' },
+  });
 export type UpdateTaskBody = z.infer<typeof UpdateTaskBody>;
 
 export const TaskStatusFilter = z
@@ -89,6 +97,11 @@ export const DeletedTask = z
   .openapi('DeletedTask');
 
 const auth = meta('mindKey', 'Tasks');
+
+/** The example id is a placeholder: use the `id` of a task you created or listed. */
+const TaskIdParams = z.object({
+  id: Id('Task').openapi({ description: 'Task id (UUID), as answered by POST /mind/task or GET /mind/tasks.' }),
+});
 
 export const tasksContract = c.router({
   listTasks: {
@@ -123,7 +136,7 @@ export const tasksContract = c.router({
     method: 'GET',
     path: '/mind/task/:id',
     summary: 'Get a task',
-    pathParams: IdParams('Task'),
+    pathParams: TaskIdParams,
     responses: { 200: Task, ...errors(401, 403, 404, 429) },
     metadata: auth,
   },
@@ -132,7 +145,7 @@ export const tasksContract = c.router({
     path: '/mind/task/:id',
     summary: 'Update a task',
     description: 'Changes the given fields. Setting `status` to `done` sets `completed_at`; leaving `done` clears it.',
-    pathParams: IdParams('Task'),
+    pathParams: TaskIdParams,
     body: UpdateTaskBody,
     responses: { 200: Task, ...errors(400, 401, 403, 404, 429) },
     metadata: auth,
@@ -141,7 +154,7 @@ export const tasksContract = c.router({
     method: 'GET',
     path: '/mind/task/:id/complete',
     summary: 'Mark a task done',
-    pathParams: IdParams('Task'),
+    pathParams: TaskIdParams,
     responses: { 200: Task, ...errors(401, 403, 404, 429) },
     metadata: auth,
   },
@@ -150,7 +163,7 @@ export const tasksContract = c.router({
     path: '/mind/task/:id/delete',
     summary: 'Delete a task',
     description: 'Deletes the task permanently and answers a confirmation (a GET, for URL-only tools).',
-    pathParams: IdParams('Task'),
+    pathParams: TaskIdParams,
     responses: { 200: DeletedTask, ...errors(401, 403, 404, 429) },
     metadata: auth,
   },

@@ -27,7 +27,8 @@ export async function serve(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel, base: undefined });
   const startedAt = Date.now();
   const starting = startingHandler(startedAt);
-  const server = createServer(starting);
+  // URL-only tools put whole task descriptions (up to 20,000 characters) in the query string.
+  const server = createServer({ maxHeaderSize: 256 * 1024 }, starting);
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,0 +1,108 @@
+import type { Task, TaskPriority, TaskStatus } from '@mindservice/contract';
+import { type Conn, isPostgres } from '../db/database.js';
+
+interface TaskRow {
+  id: string;
+  mind_id: string;
+  title: string;
+  description: string | null;
+  priority: TaskPriority;
+  status: TaskStatus;
+  due_at: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  /** 0 for `in_progress`, 1 otherwise: the list shows work in progress first. */
+  status_rank: number;
+  /** 0 critical .. 3 low. */
+  priority_rank: number;
+}
+
+const COLUMNS = ['id', 'title', 'description', 'priority', 'status', 'due_at', 'created_at', 'updated_at', 'completed_at'] as const;
+
+const PRIORITY_RANK: Record<TaskPriority, number> = { critical: 0, high: 1, normal: 2, low: 3 };
+const statusRank = (status: TaskStatus) => (status === 'in_progress' ? 0 : 1);
+
+/** The rank columns are derived from status and priority so one index serves the list order. */
+function toRow(mindId: string, task: Task): TaskRow {
+  return { ...task, mind_id: mindId, status_rank: statusRank(task.status), priority_rank: PRIORITY_RANK[task.priority] };
+}
+
+function toTask(row: Pick<TaskRow, (typeof COLUMNS)[number]>): Task {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    priority: row.priority,
+    status: row.status,
+    due_at: row.due_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+  };
+}
+
+export async function insertTask(conn: Conn, mindId: string, task: Task): Promise<void> {
+  await conn<TaskRow>('tasks').insert(toRow(mindId, task));
+}
+
+/** The task if it belongs to the mind; another mind's task is as absent as a missing one. */
+export async function findTask(conn: Conn, mindId: string, id: string): Promise<Task | undefined> {
+  const row = await conn<TaskRow>('tasks').where({ id, mind_id: mindId }).first(...COLUMNS);
+  return row && toTask(row);
+}
+
+/**
+ * The same, locking the row until the transaction ends, so concurrent changes apply one after the
+ * other (two completions record one task.completed). SQLite already runs one writer at a time.
+ */
+export async function findTaskForUpdate(conn: Conn, mindId: string, id: string): Promise<Task | undefined> {
+  const query = conn<TaskRow>('tasks').where({ id, mind_id: mindId });
+  if (isPostgres(conn)) query.forUpdate();
+  const row = await query.first(...COLUMNS);
+  return row && toTask(row);
+}
+
+/** Writes every field of the task (already merged by the service); false if it is not the mind's. */
+export async function updateTask(conn: Conn, mindId: string, task: Task): Promise<boolean> {
+  const { id, mind_id: _mind, created_at: _created, ...fields } = toRow(mindId, task);
+  return (await conn<TaskRow>('tasks').where({ id, mind_id: mindId }).update(fields)) > 0;
+}
+
+export async function deleteTask(conn: Conn, mindId: string, id: string): Promise<boolean> {
+  return (await conn<TaskRow>('tasks').where({ id, mind_id: mindId }).delete()) > 0;
+}
+
+/**
+ * Tasks of the mind with the given statuses (all when omitted), in the list order:
+ * `in_progress` first, then priority, then due_at (earliest first, none last), then creation.
+ */
+export async function listTasks(conn: Conn, mindId: string, statuses?: TaskStatus[]): Promise<Task[]> {
+  const query = conn<TaskRow>('tasks').where({ mind_id: mindId });
+  if (statuses) query.whereIn('status', statuses);
+  const rows = await query
+    .orderBy('status_rank')
+    .orderBy('priority_rank')
+    // knex compiles 'last' to `due_at is null` on SQLite and `nulls last` on PostgreSQL; the
+    // plain due_at after it orders the dated tasks on SQLite (a no-op on PostgreSQL).
+    .orderBy('due_at', 'asc', 'last')
+    .orderBy('due_at')
+    .orderBy('created_at')
+    .orderBy('id')
+    .select(...COLUMNS);
+  return rows.map(toTask);
+}
+
+/** For mind export: every task of the mind, any status, oldest first. */
+export async function listTasksForExport(conn: Conn, mindId: string): Promise<Task[]> {
+  const rows = await conn<TaskRow>('tasks')
+    .where({ mind_id: mindId })
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select(...COLUMNS);
+  return rows.map(toTask);
+}
+
+/** For mind import: inserts the record as given, id included (the caller handles conflicts). */
+export async function insertImportedTask(conn: Conn, mindId: string, task: Task): Promise<void> {
+  await insertTask(conn, mindId, task);
+}
