@@ -1,7 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from './zod.js';
 
-export const c = initContract();
+// Annotated so declaration emit (the SDK bundles these types) can name it.
+export const c: ReturnType<typeof initContract> = initContract();
 
 /** Which credential a route accepts; one server middleware enforces it from this metadata. */
 export type AuthKind = 'none' | 'jwt' | 'mindKey' | 'mindKeyOrJwt' | 'computerToken';

@@ -1,0 +1,78 @@
+// Every example runs, with the command the README gives, against a live service and succeeds.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { startService, type TestService } from '../../server/test/harness.js';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+
+describe('examples', { timeout: 180_000 }, () => {
+  let service: TestService;
+  let server: Server;
+  let baseUrl: string;
+
+  before(async () => {
+    service = await startService();
+    server = service.app.listen(0, '127.0.0.1');
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await service.stop();
+  });
+
+  async function example(name: string, env: Record<string, string> = {}) {
+    try {
+      const { stdout } = await run('pnpm', ['--silent', '--filter', '@mindservice/examples', name], {
+        cwd: root,
+        env: { ...process.env, MIND_URL: baseUrl, ...env },
+        timeout: 120_000,
+      });
+      return stdout;
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      assert.fail(`${name} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    }
+  }
+
+  it('quickstart: registers, creates a mind, a task and a memory', async () => {
+    const out = await example('quickstart');
+    assert.match(out, /task "Summarise the three papers" is in_progress/);
+    assert.match(out, /recalled: "Prefers short sentences and British spelling\."/);
+    assert.match(out, /task done at \d{4}-/);
+    assert.match(out, /quickstart finished\s*$/);
+  });
+
+  it('computer-loop: screenshot, click, result, screenshot (with the fake agent)', async () => {
+    const out = await example('computer-loop');
+    assert.match(out, /started a fake in-process agent/);
+    assert.match(out, /screenshot 320x200, \d+ bytes/);
+    assert.match(out, /click done: \{"ok":true,"x":160,"y":100\}/);
+    assert.match(out, /changed: true/);
+    assert.match(out, /recent commands: screenshot:done, click:done, screenshot:done/);
+    assert.match(out, /computer loop finished\s*$/);
+  });
+
+  it('computer-loop with MIND_KEY of a mind that has no computer online still runs', async () => {
+    const { mindKey } = await service.mind();
+    const out = await example('computer-loop', { MIND_KEY: mindKey });
+    assert.doesNotMatch(out, /^account /m, 'no new account is created when MIND_KEY is given');
+    assert.match(out, /computer loop finished/);
+  });
+
+  it('webhook-receiver: verifies the test delivery and a task.created event, refuses a forged one', async () => {
+    const out = await example('webhook-receiver');
+    assert.match(out, /test delivery: delivered=true, status 204/);
+    assert.match(out, /verified memory\.created/);
+    assert.match(out, /verified task\.created/);
+    assert.match(out, /a forged delivery was answered 401/);
+    assert.match(out, /webhook receiver finished\s*$/);
+  });
+});

@@ -1,0 +1,20 @@
+// @mindservice/sdk: the typed client of Mind Service.
+export { MindClient } from './client.js';
+export type { MindClientOptions } from './client.js';
+export { AgentClient } from './agent.js';
+export type { AgentClientOptions, PollOptions } from './agent.js';
+export * from './core/errors.js';
+export type { RequestOptions, RetryBackoff, TransportOptions } from './core/options.js';
+export { verifyWebhookSignature, verifyStandardWebhook, WebhookVerificationError } from './webhook-signature.js';
+export type { StandardWebhookHeaders, VerifyStandardWebhookOptions, WebhookEvent } from './webhook-signature.js';
+export type { RunOptions } from './resources/computers.js';
+export type { Accounts } from './resources/accounts.js';
+export type { Chat } from './resources/chat.js';
+export type { Computers } from './resources/computers.js';
+export type { Memories } from './resources/memories.js';
+export type { Minds } from './resources/minds.js';
+export type { Scripts } from './resources/scripts.js';
+export type { System } from './resources/system.js';
+export type { Tasks } from './resources/tasks.js';
+export type { Webhooks } from './resources/webhooks.js';
+export type * from './types.js';

@@ -1,0 +1,103 @@
+import { ok, param } from '../core/api.js';
+import { TimeoutError } from '../core/errors.js';
+import type { RequestOptions } from '../core/options.js';
+import { sleep } from '../core/transport.js';
+import type { Command, CommandParams, Computer, InstallCode, InstallCodeParams, QueuedCommand } from '../types.js';
+import { Resource } from './resource.js';
+
+export interface RunOptions extends RequestOptions {
+  /** Wait until the command is finished (default true); false answers the command as queued. */
+  waitForResult?: boolean;
+  /** How often to read the command while waiting, in ms (default 250). */
+  pollIntervalMs?: number;
+  /** How long to wait for the result, in ms (default 60000); then TimeoutError. */
+  resultTimeoutMs?: number;
+}
+
+/** States a command does not leave. */
+const FINISHED = new Set(['done', 'failed', 'expired', 'cancelled']);
+/** The service waits up to 30 s for a screenshot; the call needs a little longer than that. */
+const SCREENSHOT_MIN_TIMEOUT_MS = 40_000;
+
+/** Remote computers, user side (Mind Key or JWT). */
+export class Computers extends Resource {
+  /** A single-use install code for `screen-remote-agent register` (valid 15 minutes). */
+  async createInstallCode(params: InstallCodeParams = {}, options?: RequestOptions): Promise<InstallCode> {
+    return ok(this.api.computers.createInstallCode({ body: params, requestOptions: options }));
+  }
+
+  async list(options?: RequestOptions): Promise<Computer[]> {
+    return (await ok(this.api.computers.listComputers({ requestOptions: options }))).computers;
+  }
+
+  async get(computerId: string, options?: RequestOptions): Promise<Computer> {
+    return ok(this.api.computers.getComputer({ params: { id: param('computerId', computerId) }, requestOptions: options }));
+  }
+
+  /** Queues a command for the computer's agent (409 ConflictError for a disabled computer). */
+  async queue(computerId: string, command: CommandParams, options?: RequestOptions): Promise<QueuedCommand> {
+    return ok(
+      this.api.computers.queueCommand({ params: { id: param('computerId', computerId) }, body: command, requestOptions: options }),
+    );
+  }
+
+  /**
+   * Queues a command and, unless `waitForResult: false`, waits until it is finished: the answer's
+   * `status` is `done` (see `result`), `failed` (see `error`), `expired` or `cancelled`.
+   */
+  async run(computerId: string, command: CommandParams, options: RunOptions = {}): Promise<Command> {
+    const { waitForResult = true, pollIntervalMs = 250, resultTimeoutMs = 60_000, ...requestOptions } = options;
+    const queued = await this.queue(computerId, command, requestOptions);
+    const deadline = Date.now() + resultTimeoutMs;
+    for (;;) {
+      const current = await this.getCommand(computerId, queued.command_id, requestOptions);
+      if (!waitForResult || FINISHED.has(current.status)) return current;
+      if (Date.now() >= deadline) {
+        throw new TimeoutError({
+          message: `command ${current.command_id} is still ${current.status} after ${resultTimeoutMs} ms; is the agent running?`,
+        });
+      }
+      await sleep(pollIntervalMs, requestOptions.signal);
+    }
+  }
+
+  /** Recent commands of the computer, newest first. */
+  async listCommands(computerId: string, params: { limit?: number } = {}, options?: RequestOptions): Promise<Command[]> {
+    const body = await ok(
+      this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }),
+    );
+    return body.commands;
+  }
+
+  async getCommand(computerId: string, commandId: string, options?: RequestOptions): Promise<Command> {
+    const params = { id: param('computerId', computerId), cid: param('commandId', commandId) };
+    return ok(this.api.computers.getCommand({ params, requestOptions: options }));
+  }
+
+  /** Cancels a command that is still queued (409 ConflictError otherwise). */
+  async cancelCommand(computerId: string, commandId: string, options?: RequestOptions): Promise<Command> {
+    const params = { id: param('computerId', computerId), cid: param('commandId', commandId) };
+    return ok(this.api.computers.cancelCommand({ params, requestOptions: options }));
+  }
+
+  /** Takes a screenshot and answers the PNG bytes; GatewayTimeoutError (504) when the agent does not answer in 30 s. */
+  async screenshot(computerId: string, options?: RequestOptions): Promise<Uint8Array> {
+    const body = await ok(
+      this.api.computers.screenshot({
+        params: { id: param('computerId', computerId) },
+        requestOptions: options,
+        minTimeoutMs: SCREENSHOT_MIN_TIMEOUT_MS,
+      }),
+    );
+    return body as unknown as Uint8Array;
+  }
+
+  /** Revokes the computer's token at once and keeps its record. */
+  async disable(computerId: string, options?: RequestOptions): Promise<Computer> {
+    return ok(this.api.computers.disableComputer({ params: { id: param('computerId', computerId) }, requestOptions: options }));
+  }
+
+  async delete(computerId: string, options?: RequestOptions): Promise<void> {
+    await ok(this.api.computers.deleteComputer({ params: { id: param('computerId', computerId) }, requestOptions: options }));
+  }
+}
