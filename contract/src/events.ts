@@ -36,3 +36,22 @@ export function eventMatches(patterns: string, event: string): boolean {
   }
   return false;
 }
+
+export type ParsedEventPatterns = { ok: true; patterns: string } | { ok: false; unknown: string[] };
+
+/**
+ * Normalises a subscription: trims each pattern, drops empties and duplicates, maps deprecated names
+ * to their new names. Anything not in VALID_EVENT_PATTERNS is reported as unknown.
+ */
+export function parseEventPatterns(text: string): ParsedEventPatterns {
+  const patterns: string[] = [];
+  const unknown: string[] = [];
+  for (const raw of text.split(',')) {
+    const trimmed = raw.trim();
+    if (!trimmed) continue;
+    const name = DEPRECATED_EVENT_NAMES[trimmed] ?? trimmed;
+    if (!VALID_EVENT_PATTERNS.includes(name)) unknown.push(trimmed);
+    else if (!patterns.includes(name)) patterns.push(name);
+  }
+  return unknown.length ? { ok: false, unknown } : { ok: true, patterns: patterns.join(',') };
+}

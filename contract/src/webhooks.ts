@@ -33,6 +33,7 @@ const WebhookBase = {
 };
 
 export const CreatedWebhook = z.object(WebhookBase).openapi('CreatedWebhook');
+export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 export const Webhook = z
   .object({
     ...WebhookBase,
@@ -58,6 +59,7 @@ export const WebhookTestResult = z
     duration_ms: z.number().int(),
   })
   .openapi('WebhookTestResult');
+export type WebhookTestResult = z.infer<typeof WebhookTestResult>;
 
 export const DeliveryAttempt = z
   .object({
@@ -68,6 +70,7 @@ export const DeliveryAttempt = z
     duration_ms: z.number().int(),
   })
   .openapi('DeliveryAttempt');
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 
 export const Delivery = z
   .object({
@@ -81,6 +84,7 @@ export const Delivery = z
     attempts: z.array(DeliveryAttempt),
   })
   .openapi('Delivery');
+export type Delivery = z.infer<typeof Delivery>;
 
 const WebhookParams = z.object({ id: Id('Webhook') });
 const auth = meta('mindKey', 'Webhooks');

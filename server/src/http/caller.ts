@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { ApiError } from './errors.js';
 
 /** Who is calling, as established by the auth middleware from the route's metadata. */
@@ -20,26 +19,29 @@ declare global {
 
 const missing = () => new ApiError(500, 'Route is missing its auth metadata');
 
-export function mindCaller(req: Request) {
+/** Any request the auth middleware has seen (ts-rest's typed requests included). */
+type AuthedRequest = { caller?: Caller };
+
+export function mindCaller(req: AuthedRequest) {
   const caller = req.caller;
   if (caller?.kind !== 'mind') throw missing();
   return caller;
 }
 
-export function userCaller(req: Request) {
+export function userCaller(req: AuthedRequest) {
   const caller = req.caller;
   if (caller?.kind !== 'user') throw missing();
   return caller;
 }
 
-export function computerCaller(req: Request) {
+export function computerCaller(req: AuthedRequest) {
   const caller = req.caller;
   if (caller?.kind !== 'computer') throw missing();
   return caller;
 }
 
 /** For routes that take a Mind Key or a JWT. */
-export function userOrMindCaller(req: Request) {
+export function userOrMindCaller(req: AuthedRequest) {
   const caller = req.caller;
   if (caller?.kind !== 'mind' && caller?.kind !== 'user') throw missing();
   return caller;

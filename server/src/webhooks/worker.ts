@@ -1,0 +1,124 @@
+import type { AppContext } from '../context.js';
+import { newId } from '../lib/secrets.js';
+import type { Deliverer } from './delivery.js';
+import { claimDueDeliveries, nextDueAt } from './store.js';
+
+/** Deliveries in flight at once. */
+const CONCURRENCY = 16;
+/** A finished attempt claims more only when this few are left in flight, so claims come in batches. */
+const LOW_WATER = CONCURRENCY / 2;
+/**
+ * Longest sleep: rows written by another instance, leases of a crashed worker that ran out, or a clock
+ * that jumped are noticed this late at most.
+ */
+const IDLE_POLL_MS = 1000;
+/** After a database error, wait this long before claiming again. */
+const ERROR_BACKOFF_MS = 1000;
+/** On stop, in-flight attempts may finish for this long; the rest are aborted and their rows given back. */
+const STOP_GRACE_MS = 2000;
+
+/**
+ * Sends pending deliveries. Wakes at once when an event commits, otherwise sleeps until the next row
+ * is due. Rows are claimed with a lease (`locked_until`), so rows of a worker that died are sent again
+ * once the lease runs out, and several instances can share one database.
+ */
+export class DeliveryWorker {
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private pumping: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly deliverer: Deliverer,
+  ) {
+    // A lease outlives the longest attempt (timeout) with room to record the result.
+    this.leaseMs = 2 * ctx.config.webhookTimeoutMs + 1000;
+  }
+
+  /** Look for due rows now. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
+    this.pumping = this.pump().finally(() => {
+      this.pumping = null;
+      if (this.again) this.wake();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    clearTimeout(this.timer);
+    try {
+      do {
+        this.again = false;
+        while (!this.stopped && this.inFlight.size < CONCURRENCY) {
+          const now = this.ctx.clock.now();
+          const token = newId();
+          const limit = CONCURRENCY - this.inFlight.size;
+          const claimed = await claimDueDeliveries(this.ctx.db, {
+            now: now.toISOString(),
+            leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
+            token,
+            limit,
+          });
+          for (const delivery of claimed) this.launch(delivery, token);
+          if (claimed.length < limit) break; // nothing more is due now
+        }
+      } while (this.again && !this.stopped);
+      if (!this.stopped && this.inFlight.size < CONCURRENCY) await this.sleepUntilDue();
+    } catch (err) {
+      if (this.stopped) return;
+      this.ctx.log.error({ err }, 'webhook worker: cannot claim deliveries');
+      this.setTimer(ERROR_BACKOFF_MS);
+    }
+  }
+
+  private launch(delivery: Parameters<Deliverer['attempt']>[0], token: string) {
+    const abort = new AbortController();
+    const done = this.deliverer
+      .attempt(delivery, token, abort.signal)
+      .catch((err) => this.ctx.log.error({ err, delivery_id: delivery.id }, 'webhook worker: attempt failed to record'))
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        if (this.inFlight.size <= LOW_WATER) this.wake();
+      });
+    this.inFlight.set(delivery.id, { abort, done });
+  }
+
+  private async sleepUntilDue() {
+    const now = this.ctx.clock.now();
+    const due = await nextDueAt(this.ctx.db, now.toISOString());
+    const wait = due === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(5, Date.parse(due) - now.getTime()));
+    this.setTimer(wait);
+  }
+
+  private setTimer(ms: number) {
+    clearTimeout(this.timer);
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.wake(), ms);
+    this.timer.unref();
+  }
+
+  /** Stops claiming, lets attempts in flight finish (up to a grace period), aborts the rest. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.pumping;
+    const all = Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    let grace: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      all.then(() => true),
+      new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), STOP_GRACE_MS))),
+    ]);
+    clearTimeout(grace);
+    if (!finished) {
+      for (const f of this.inFlight.values()) f.abort.abort();
+      await all;
+    }
+  }
+}
