@@ -110,4 +110,26 @@ describe('system routes and docs', () => {
     await svc.http.get('/docs/no-such-guide').expect(404);
     await svc.http.get('/docs/..%2Fpackage').expect(404);
   });
+
+  test('the account flow works with the example values Swagger UI fills in', async () => {
+    // Swagger UI builds each request body from the schema's examples; walk register -> login ->
+    // create mind -> list -> delete with exactly those bodies and the security schemes it offers.
+    const doc = (await svc.http.get('/openapi.json').expect(200)).body;
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, { example?: unknown }> }>;
+    const exampleBody = (path: string, method: string) => {
+      const ref: string = doc.paths[path][method].requestBody.content['application/json'].schema.$ref;
+      const schema = schemas[ref.split('/').pop()!];
+      return Object.fromEntries(Object.entries(schema.properties).map(([name, prop]) => [name, prop.example]));
+    };
+    const registered = await svc.http.post('/register').send(exampleBody('/register', 'post')).expect(201);
+    const login = await svc.http.post('/login').send(exampleBody('/login', 'post')).expect(200);
+    assert.equal(login.body.user.id, registered.body.user.id);
+    assert.deepEqual(doc.paths['/minds'].post.security, [{ JWT: [] }]);
+    const auth = { Authorization: `Bearer ${login.body.jwt}` };
+    const mind = await svc.http.post('/minds').set(auth).send(exampleBody('/minds', 'post')).expect(201);
+    const list = await svc.http.get('/minds').set(auth).expect(200);
+    assert.deepEqual(list.body.minds.map((m: { id: string }) => m.id), [mind.body.id]);
+    await svc.http.delete(`/minds/${mind.body.id}`).set(auth).expect(204);
+    assert.deepEqual((await svc.http.get('/minds').set(auth).expect(200)).body.minds, []);
+  });
 });
