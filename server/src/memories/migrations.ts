@@ -1,3 +1,103 @@
+import type { Knex } from 'knex';
+import { isPostgres } from '../db/database.js';
 import type { Migration } from '../db/migration.js';
 
-export const memoriesMigrations: Migration[] = [];
+/**
+ * SQLite full-text index over non-credentials memories. Contentless (the text lives only in
+ * `memories`) with contentless_delete so rows can be removed by rowid. The rowid is memories.seq,
+ * an INTEGER PRIMARY KEY, so VACUUM never renumbers it. The store writes the indexed text (each word
+ * prefixed with its mind, see search-text.ts) in the transaction of the change; this trigger removes
+ * index rows for every deleted memory, including those removed by ON DELETE CASCADE when a mind is
+ * deleted (SQLite fires triggers for foreign-key actions).
+ */
+const SQLITE_FTS = [
+  `CREATE VIRTUAL TABLE memories_fts USING fts5(key, content, tags,
+     content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
+  `CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+     DELETE FROM memories_fts WHERE rowid = old.seq;
+   END`,
+];
+
+async function createSearchIndex(db: Knex) {
+  if (isPostgres(db)) throw new Error('memories: the PostgreSQL search index (tsvector) is not implemented yet');
+  for (const sql of SQLITE_FTS) await db.raw(sql);
+}
+
+async function dropSearchIndex(db: Knex) {
+  if (isPostgres(db)) return;
+  await db.raw('DROP TRIGGER IF EXISTS memories_fts_delete');
+  await db.raw('DROP TABLE IF EXISTS memories_fts');
+}
+
+/** Memories (with their tags and search index), chat messages and scripts, all per mind. */
+export const memoriesMigrations: Migration[] = [
+  {
+    name: '0500_memories_chat_scripts',
+    async up(db) {
+      await db.schema.createTable('memories', (t) => {
+        // Integer key for the search index's rowid; the API id is the UUID.
+        t.increments('seq');
+        t.string('id', 36).notNullable().unique();
+        t.string('mind_id', 36).notNullable().references('id').inTable('minds').onDelete('CASCADE');
+        t.string('category', 16).notNullable();
+        t.string('key', 200).nullable();
+        // Plain text; '' for credentials, whose text is only in content_encrypted.
+        t.text('content').notNullable();
+        // base64 of iv (12 bytes) + GCM tag (16 bytes) + ciphertext; credentials only.
+        t.text('content_encrypted').nullable();
+        t.text('tags').notNullable(); // JSON array, for reading
+        t.boolean('verified').notNullable();
+        t.string('verified_at', 30).nullable();
+        t.string('source', 200).nullable();
+        t.string('created_at', 30).notNullable();
+        t.string('updated_at', 30).notNullable();
+        // NULL keys are distinct on both SQLite and PostgreSQL: only named memories are unique.
+        t.unique(['mind_id', 'category', 'key'], { indexName: 'memories_mind_category_key' });
+        t.index(['mind_id', 'updated_at', 'id'], 'memories_mind_recency');
+        t.index(['mind_id', 'category', 'updated_at', 'id'], 'memories_mind_category_recency');
+      });
+      // Tag filters (`tags=a&tags=b`) need an index per tag; the JSON copy above is for reading.
+      await db.schema.createTable('memory_tags', (t) => {
+        t.string('memory_id', 36).notNullable().references('id').inTable('memories').onDelete('CASCADE');
+        t.string('mind_id', 36).notNullable().references('id').inTable('minds').onDelete('CASCADE');
+        t.string('tag', 100).notNullable();
+        // The memory's updated_at, copied so a tag filter walks this index newest first and stops at the page size.
+        t.string('updated_at', 30).notNullable();
+        t.primary(['memory_id', 'tag']);
+        t.index(['mind_id', 'tag', 'updated_at', 'memory_id'], 'memory_tags_recency');
+      });
+      await createSearchIndex(db);
+
+      await db.schema.createTable('chat_messages', (t) => {
+        // Insertion order breaks ties between messages of the same millisecond.
+        t.increments('seq');
+        t.string('id', 36).notNullable().unique();
+        t.string('mind_id', 36).notNullable().references('id').inTable('minds').onDelete('CASCADE');
+        t.string('thread', 200).notNullable();
+        t.string('role', 8).notNullable();
+        t.text('content').notNullable();
+        t.string('created_at', 30).notNullable();
+        t.index(['mind_id', 'thread', 'created_at', 'seq'], 'chat_messages_thread_order');
+      });
+
+      await db.schema.createTable('scripts', (t) => {
+        t.string('id', 36).primary();
+        t.string('mind_id', 36).notNullable().references('id').inTable('minds').onDelete('CASCADE');
+        t.string('name', 200).notNullable();
+        t.text('description').nullable();
+        t.string('language', 50).nullable();
+        t.text('content').notNullable();
+        t.string('created_at', 30).notNullable();
+        t.string('updated_at', 30).notNullable();
+        t.unique(['mind_id', 'name'], { indexName: 'scripts_mind_name' });
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('scripts');
+      await db.schema.dropTable('chat_messages');
+      await dropSearchIndex(db);
+      await db.schema.dropTable('memory_tags');
+      await db.schema.dropTable('memories');
+    },
+  },
+];

@@ -1,0 +1,34 @@
+import type { ChatMessage } from '@mindservice/contract';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { newId } from '../lib/secrets.js';
+import { findMessagePosition, insertMessages, listThread } from './chat-store.js';
+
+export const DEFAULT_THREAD = 'default';
+const DEFAULT_LIMIT = 50;
+
+export class ChatService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** An agent's message is "sent" (to the human), a human's is "received" (by the agent). */
+  async post(mindId: string, body: { role: ChatMessage['role']; content: string; thread?: string }): Promise<ChatMessage> {
+    const message: ChatMessage = {
+      id: newId(),
+      role: body.role,
+      content: body.content,
+      thread: body.thread ?? DEFAULT_THREAD,
+      created_at: this.ctx.clock.now().toISOString(),
+    };
+    await this.ctx.db.transaction(async (trx) => {
+      await insertMessages(trx, mindId, [message]);
+      await this.ctx.events.record(trx, mindId, message.role === 'agent' ? 'chat.message_sent' : 'chat.message_received', message);
+    });
+    return message;
+  }
+
+  async list(mindId: string, query: { thread?: string; limit?: number; before?: string }): Promise<ChatMessage[]> {
+    const before = query.before === undefined ? undefined : await findMessagePosition(this.ctx.db, mindId, query.before);
+    if (query.before !== undefined && !before) throw ApiError.notFound('Message given as `before`');
+    return listThread(this.ctx.db, mindId, query.thread ?? DEFAULT_THREAD, query.limit ?? DEFAULT_LIMIT, before);
+  }
+}

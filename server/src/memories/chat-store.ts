@@ -1,0 +1,78 @@
+import type { ChatMessage } from '@mindservice/contract';
+import type { Knex } from 'knex';
+import type { Conn } from '../db/database.js';
+
+interface ChatRow {
+  seq: number;
+  id: string;
+  mind_id: string;
+  thread: string;
+  role: ChatMessage['role'];
+  content: string;
+  created_at: string;
+}
+
+const COLUMNS = ['seq', 'id', 'role', 'content', 'thread', 'created_at'] as const;
+type ReadRow = Pick<ChatRow, (typeof COLUMNS)[number]>;
+
+const toMessage = (row: ReadRow): ChatMessage => ({
+  id: row.id,
+  role: row.role,
+  content: row.content,
+  thread: row.thread,
+  created_at: row.created_at,
+});
+
+/** A message's place in its thread: creation time, then insertion order within a millisecond. */
+export interface ChatPosition {
+  createdAt: string;
+  seq: number;
+}
+
+export async function insertMessages(conn: Conn, mindId: string, messages: ChatMessage[]): Promise<void> {
+  for (let i = 0; i < messages.length; i += 300) {
+    await conn('chat_messages').insert(messages.slice(i, i + 300).map((m) => ({ ...m, mind_id: mindId })));
+  }
+}
+
+export async function findMessagePosition(conn: Conn, mindId: string, id: string): Promise<ChatPosition | undefined> {
+  const row = await conn<ChatRow>('chat_messages').where({ mind_id: mindId, id }).first('created_at', 'seq');
+  return row && { createdAt: row.created_at, seq: row.seq };
+}
+
+/** The newest `limit` messages of a thread (older than `before` when given), returned oldest first. */
+export async function listThread(conn: Conn, mindId: string, thread: string, limit: number, before?: ChatPosition): Promise<ChatMessage[]> {
+  const query = conn<ChatRow>('chat_messages').where({ mind_id: mindId, thread });
+  if (before) {
+    query.where((w: Knex.QueryBuilder) =>
+      w.where('created_at', '<', before.createdAt).orWhere((x) => x.where('created_at', '=', before.createdAt).andWhere('seq', '<', before.seq)),
+    );
+  }
+  const rows = await query
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'seq', order: 'desc' }])
+    .limit(limit)
+    .select(...COLUMNS);
+  return rows.reverse().map(toMessage);
+}
+
+/** Every message of the mind, all threads, in order (export). */
+export async function listAllMessages(conn: Conn, mindId: string): Promise<ChatMessage[]> {
+  const rows = await conn<ChatRow>('chat_messages')
+    .where({ mind_id: mindId })
+    .orderBy([{ column: 'created_at' }, { column: 'seq' }])
+    .select(...COLUMNS);
+  return rows.map(toMessage);
+}
+
+export async function messageIdsOfMind(conn: Conn, mindId: string, ids: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await conn<ChatRow>('chat_messages').where({ mind_id: mindId }).whereIn('id', ids.slice(i, i + 500)).pluck('id');
+    rows.forEach((id) => found.add(id));
+  }
+  return found;
+}
+
+export async function deleteAllMessages(conn: Conn, mindId: string): Promise<number> {
+  return conn('chat_messages').where({ mind_id: mindId }).delete();
+}

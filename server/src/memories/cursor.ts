@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../http/errors.js';
+import type { PagePosition, RecallFilter } from './store.js';
+
+/**
+ * Recall cursors are keyset positions: the (score, updated_at, id) of the last hit shown, plus a
+ * fingerprint of the search, so a cursor cannot be replayed against a different search.
+ * Keyset paging never repeats or skips a memory while the mind's memories stay as they are.
+ * When they change between pages: a memory written meanwhile has a newer updated_at and (for a
+ * search without words) sorts before the cursor, so it is not shown again on later pages; with
+ * words, BM25 depends on the whole index, so a write can shift scores and move a memory across the
+ * cursor. A fresh recall (no cursor) always reflects the current state.
+ */
+interface CursorBody {
+  v: 1;
+  f: string;
+  s: number;
+  u: string;
+  i: string;
+}
+
+export function searchFingerprint(filter: RecallFilter): string {
+  const canonical = JSON.stringify([filter.words, filter.category ?? null, filter.key ?? null, [...filter.tags].sort(), filter.verified ?? null, filter.since ?? null]);
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+}
+
+export function encodeCursor(fingerprint: string, at: PagePosition): string {
+  const body: CursorBody = { v: 1, f: fingerprint, s: at.score, u: at.updatedAt, i: at.id };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, fingerprint: string): PagePosition {
+  let body: Partial<CursorBody> | undefined;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
+  } catch {
+    body = undefined;
+  }
+  if (!body || body.v !== 1 || typeof body.s !== 'number' || !Number.isFinite(body.s) || typeof body.u !== 'string' || typeof body.i !== 'string') {
+    throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
+  }
+  if (body.f !== fingerprint) {
+    throw ApiError.invalidField('query.cursor', 'belongs to a different search: repeat q and the filters of the first page unchanged');
+  }
+  return { score: body.s, updatedAt: body.u, id: body.i };
+}

@@ -1,0 +1,55 @@
+import type { Script } from '@mindservice/contract';
+import type { Conn } from '../db/database.js';
+
+interface ScriptRow extends Script {
+  mind_id: string;
+}
+
+const COLUMNS = ['id', 'name', 'description', 'language', 'content', 'created_at', 'updated_at'] as const;
+
+const toScript = (row: Pick<ScriptRow, (typeof COLUMNS)[number]>): Script => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  language: row.language,
+  content: row.content,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+export async function insertScript(conn: Conn, mindId: string, script: Script): Promise<void> {
+  await conn<ScriptRow>('scripts').insert({ ...toScript(script), mind_id: mindId });
+}
+
+export async function findScript(conn: Conn, mindId: string, id: string): Promise<Script | undefined> {
+  const row = await conn<ScriptRow>('scripts').where({ id, mind_id: mindId }).first(...COLUMNS);
+  return row && toScript(row);
+}
+
+export async function findScriptByName(conn: Conn, mindId: string, name: string): Promise<Script | undefined> {
+  const row = await conn<ScriptRow>('scripts').where({ mind_id: mindId, name }).first(...COLUMNS);
+  return row && toScript(row);
+}
+
+/** Writes every field (merged by the service); false if it is not the mind's. */
+export async function updateScript(conn: Conn, mindId: string, script: Script): Promise<boolean> {
+  const { id, created_at: _created, ...fields } = toScript(script);
+  return (await conn<ScriptRow>('scripts').where({ id, mind_id: mindId }).update(fields)) > 0;
+}
+
+export async function deleteScript(conn: Conn, mindId: string, id: string): Promise<boolean> {
+  return (await conn<ScriptRow>('scripts').where({ id, mind_id: mindId }).delete()) > 0;
+}
+
+export async function deleteAllScripts(conn: Conn, mindId: string): Promise<number> {
+  return conn('scripts').where({ mind_id: mindId }).delete();
+}
+
+/** Every script of the mind by name. */
+export async function listScripts(conn: Conn, mindId: string): Promise<Script[]> {
+  const rows = await conn<ScriptRow>('scripts')
+    .where({ mind_id: mindId })
+    .orderBy([{ column: 'name' }, { column: 'id' }])
+    .select(...COLUMNS);
+  return rows.map(toScript);
+}

@@ -1,0 +1,205 @@
+import type { EventName, Memory, MemoryCategory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
+import type { AppContext } from '../context.js';
+import type { Trx } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { ApiError } from '../http/errors.js';
+import { newId } from '../lib/secrets.js';
+import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
+import { searchWords } from './search-text.js';
+import { type MemoriesStore, type RecallFilter } from './store.js';
+
+export const REDACTED = '[redacted]';
+const DEFAULT_LIMIT = 20;
+
+export interface RecallInput {
+  q?: string;
+  category?: MemoryCategory;
+  key?: string;
+  tags?: string | string[];
+  verified?: boolean;
+  since?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** Who asks to verify: only a user (JWT) may; a Mind Key is an agent. */
+export type Verifier = { kind: 'user'; userId: string } | { kind: 'mind'; mindId: string };
+
+/** What events and webhooks carry: never the text of a credential. */
+export const eventData = (m: Memory) => ({
+  id: m.id,
+  category: m.category,
+  key: m.key,
+  content: m.category === 'credentials' ? REDACTED : m.content,
+});
+
+const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+const uniqueTags = (tags: string[]) => [...new Set(tags)];
+
+export class MemoriesService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly store: MemoriesStore,
+  ) {}
+
+  private now() {
+    return this.ctx.clock.now().toISOString();
+  }
+
+  /** Creates, or with a key that exists in the mind and category updates that memory. */
+  async save(mindId: string, body: StoreMemoryBody): Promise<{ created: boolean; memory: Memory }> {
+    // Two concurrent stores of a new key (PostgreSQL): the loser's insert hits the unique index and
+    // goes round again, now finding the winner's memory and updating it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.ctx.db.transaction((trx) => this.storeIn(trx, mindId, body));
+      } catch (err) {
+        if (attempt >= 2 || !isUniqueViolation(err)) throw err;
+      }
+    }
+  }
+
+  private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody) {
+    const existing = body.key === undefined ? undefined : await this.store.findByKey(trx, mindId, body.category, body.key);
+    if (existing) {
+      const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source });
+      return { created: false, memory };
+    }
+    const now = this.now();
+    const memory: Memory = {
+      id: newId(),
+      category: body.category,
+      key: body.key ?? null,
+      content: body.content,
+      tags: uniqueTags(body.tags ?? []),
+      verified: false,
+      verified_at: null,
+      source: body.source ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.store.insert(trx, mindId, memory);
+    await this.record(trx, mindId, 'memory.created', memory);
+    return { created: true, memory };
+  }
+
+  async get(mindId: string, id: string): Promise<Memory> {
+    const memory = await this.store.find(this.ctx.db, mindId, id);
+    if (!memory) throw ApiError.notFound('Memory');
+    return memory;
+  }
+
+  async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
+    try {
+      return await this.ctx.db.transaction(async (trx) => {
+        const existing = await this.store.find(trx, mindId, id);
+        if (!existing) throw ApiError.notFound('Memory');
+        const category = body.category ?? existing.category;
+        const key = body.key === undefined ? existing.key : body.key;
+        if (key !== null && (category !== existing.category || key !== existing.key)) {
+          const holder = await this.store.findByKey(trx, mindId, category, key);
+          if (holder && holder.id !== id) throw this.keyTaken(category, key);
+        }
+        return this.apply(trx, mindId, existing, { ...body, category, key });
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw this.keyTaken(body.category ?? 'this category', body.key ?? '');
+      throw err;
+    }
+  }
+
+  private keyTaken(category: string, key: string) {
+    return ApiError.conflict(`body.key: another memory of this mind already has the key "${key}" in ${category}`);
+  }
+
+  /**
+   * Applies changes (undefined keeps a field, null clears it). Nothing changed: no write, no event.
+   * A change of text or category withdraws the verification: the human confirmed the old text.
+   */
+  private async apply(trx: Trx, mindId: string, existing: Memory, changes: Partial<Memory> & { key?: string | null; source?: string | null }) {
+    const next: Memory = {
+      ...existing,
+      category: changes.category ?? existing.category,
+      key: changes.key === undefined ? existing.key : changes.key,
+      content: changes.content ?? existing.content,
+      tags: changes.tags === undefined ? existing.tags : uniqueTags(changes.tags),
+      source: changes.source === undefined ? existing.source : changes.source,
+    };
+    const unchanged =
+      next.category === existing.category &&
+      next.key === existing.key &&
+      next.content === existing.content &&
+      next.source === existing.source &&
+      sameTags(next.tags, existing.tags);
+    if (unchanged) return existing;
+    if (next.content !== existing.content || next.category !== existing.category) {
+      next.verified = false;
+      next.verified_at = null;
+    }
+    next.updated_at = this.now();
+    await this.store.update(trx, mindId, next);
+    await this.record(trx, mindId, 'memory.updated', next);
+    return next;
+  }
+
+  async delete(mindId: string, id: string): Promise<void> {
+    await this.ctx.db.transaction(async (trx) => {
+      const existing = await this.store.find(trx, mindId, id);
+      if (!existing) throw ApiError.notFound('Memory');
+      await this.store.delete(trx, mindId, id);
+      await this.record(trx, mindId, 'memory.deleted', existing);
+    });
+  }
+
+  async recall(mindId: string, input: RecallInput) {
+    const filter: RecallFilter = {
+      words: [...new Set(searchWords(input.q ?? ''))],
+      category: input.category,
+      key: input.key,
+      tags: input.tags === undefined ? [] : uniqueTags(Array.isArray(input.tags) ? input.tags : [input.tags]),
+      verified: input.verified,
+      since: input.since === undefined ? undefined : new Date(input.since).toISOString(),
+    };
+    if (input.q?.trim() && filter.words.length === 0) {
+      throw ApiError.invalidField('query.q', 'has no letters or digits to search for (leave it out to list the newest memories)');
+    }
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    const fingerprint = searchFingerprint(filter);
+    const after = input.cursor ? decodeCursor(input.cursor, fingerprint) : undefined;
+    const rows = await this.store.recall(this.ctx.db, mindId, filter, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return {
+      memories: page.map((r) => ({ ...r.memory, score: r.score })),
+      next_cursor:
+        rows.length > limit && last ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id }) : null,
+    };
+  }
+
+  async stats(mindId: string) {
+    const { byCategory, verified, lastActivity } = await this.store.stats(this.ctx.db, mindId);
+    const total = Object.values(byCategory).reduce((a, b) => a + b, 0);
+    return { total, by_category: byCategory, verified, last_activity: lastActivity };
+  }
+
+  /** Verification is a human act: the owning user's JWT only. */
+  async setVerified(caller: Verifier, id: string, verified: boolean): Promise<Memory> {
+    if (caller.kind === 'mind') {
+      throw ApiError.forbidden(`${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`);
+    }
+    return this.ctx.db.transaction(async (trx) => {
+      const found = await this.store.findWithOwner(trx, id);
+      if (!found || found.userId !== caller.userId) throw ApiError.notFound('Memory');
+      const { memory, mindId } = found;
+      if (memory.verified === verified) return memory;
+      const next: Memory = { ...memory, verified, verified_at: verified ? this.now() : null };
+      await this.store.update(trx, mindId, next);
+      await this.record(trx, mindId, verified ? 'memory.verified' : 'memory.unverified', next);
+      return next;
+    });
+  }
+
+  private record(trx: Trx, mindId: string, type: EventName, memory: Memory) {
+    return this.ctx.events.record(trx, mindId, type, eventData(memory));
+  }
+}
