@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { isPostgres } from '../src/db/database.js';
 import { bearer, startService, TestClock, type TestService } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -225,12 +226,15 @@ describe('memories: happy paths', () => {
     await store({ category: 'note', content: 'more walrus facts' });
     await other.store({ category: 'note', content: 'walrus elsewhere' });
     const seqs = await svc.ctx.db('memories').where({ mind_id: mindId }).pluck('seq');
-    const indexed = async (rowids: number[]) => (await svc.ctx.db('memories_fts').whereIn('rowid', rowids).pluck('rowid')).length;
+    // SQLite keeps the index in its own FTS5 table (cleaned by a trigger); PostgreSQL in a column of the row.
+    const postgres = isPostgres(svc.ctx.db);
+    const index = () => (postgres ? svc.ctx.db('memories').whereNotNull('search_vector') : svc.ctx.db('memories_fts'));
+    const indexed = async (rowids: number[]) => (await index().whereIn(postgres ? 'seq' : 'rowid', rowids)).length;
     assert.equal(await indexed(seqs), 2);
-    const total = (await svc.ctx.db('memories_fts').count({ n: '*' }))[0]!.n as number;
+    const total = Number((await index().count({ n: '*' }))[0]!.n);
     await svc.http.delete(`/minds/${mindId}`).set(bearer(jwt)).expect(204);
     assert.equal(await indexed(seqs), 0, 'the deleted mind\'s rows left the full-text index');
-    assert.equal((await svc.ctx.db('memories_fts').count({ n: '*' }))[0]!.n, total - 2, 'and only those');
+    assert.equal(Number((await index().count({ n: '*' }))[0]!.n), total - 2, 'and only those');
     assert.equal((await svc.ctx.db('memories').where({ mind_id: mindId })).length, 0);
     assert.equal((await svc.ctx.db('memory_tags').where({ mind_id: mindId })).length, 0);
     assert.deepEqual((await other.recall({ q: 'walrus' })).memories.map((m) => m.content), ['walrus elsewhere']);

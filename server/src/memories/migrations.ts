@@ -18,13 +18,21 @@ const SQLITE_FTS = [
    END`,
 ];
 
+/**
+ * PostgreSQL: a tsvector column (the 'simple' configuration over the same normalised words as SQLite,
+ * NULL for credentials) with a GIN index; recall filters by mind and ranks with ts_rank.
+ */
+const POSTGRES_FTS = [
+  'ALTER TABLE memories ADD COLUMN search_vector tsvector',
+  'CREATE INDEX memories_search ON memories USING GIN (search_vector)',
+];
+
 async function createSearchIndex(db: Knex) {
-  if (isPostgres(db)) throw new Error('memories: the PostgreSQL search index (tsvector) is not implemented yet');
-  for (const sql of SQLITE_FTS) await db.raw(sql);
+  for (const sql of isPostgres(db) ? POSTGRES_FTS : SQLITE_FTS) await db.raw(sql);
 }
 
 async function dropSearchIndex(db: Knex) {
-  if (isPostgres(db)) return;
+  if (isPostgres(db)) return; // the column and its index go with the table
   await db.raw('DROP TRIGGER IF EXISTS memories_fts_delete');
   await db.raw('DROP TABLE IF EXISTS memories_fts');
 }

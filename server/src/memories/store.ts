@@ -2,7 +2,7 @@ import type { Memory, MemoryCategory } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import { type Conn, isPostgres } from '../db/database.js';
 import { cipherBinding, type ContentCipher } from './crypto.js';
-import { indexedText, mindPrefix } from './search-text.js';
+import { indexedText, mindPrefix, searchWords } from './search-text.js';
 
 interface MemoryRow {
   seq: number;
@@ -179,13 +179,22 @@ export class MemoriesStore {
    * better, so it is negated); the mind prefix on every word restricts the search to the mind.
    */
   private rankedQuery(conn: Conn, mindId: string, filter: RecallFilter): Knex.QueryBuilder {
-    if (isPostgres(conn)) throw new Error('memories: full-text recall on PostgreSQL (tsvector) is not implemented yet');
+    const boost = `(CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END)`;
+    if (isPostgres(conn)) {
+      // Words are letters and digits only (searchWords), so they are safe as tsquery terms.
+      // float8 keeps the score exact across a cursor's round trip.
+      const tsquery = filter.words.join(' | ');
+      const query = conn('memories as m')
+        .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [tsquery])
+        .select(...prefixed('m'), conn.raw(`ts_rank(m.search_vector, to_tsquery('simple', ?))::float8 * ${boost} AS score`, [tsquery]));
+      return applyFilters(conn, query, mindId, filter);
+    }
     const prefix = mindPrefix(mindId);
     const match = filter.words.map((w) => `"${prefix}${w}"`).join(' OR ');
     const query = conn('memories_fts')
       .join('memories as m', 'm.seq', 'memories_fts.rowid')
       .whereRaw('memories_fts MATCH ?', [match])
-      .select(...prefixed('m'), conn.raw(`-bm25(memories_fts) * (CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score`));
+      .select(...prefixed('m'), conn.raw(`-bm25(memories_fts) * ${boost} AS score`));
     return applyFilters(conn, query, mindId, filter);
   }
 
@@ -238,9 +247,16 @@ export class MemoriesStore {
  * caller's transaction. The delete trigger of the migration removes them again.
  */
 async function addToSearchIndex(conn: Conn, mindId: string, memories: Memory[]) {
-  if (isPostgres(conn)) throw new Error('memories: the PostgreSQL search index (tsvector) is not implemented yet');
   const indexed = memories.filter((m) => m.category !== 'credentials');
   if (indexed.length === 0) return;
+  if (isPostgres(conn)) {
+    // The row itself carries its vector; minds are kept apart by the mind_id filter of every search.
+    for (const m of indexed) {
+      const words = [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
+      await conn('memories').where({ id: m.id }).update({ search_vector: conn.raw(`to_tsvector('simple', ?)`, [words]) });
+    }
+    return;
+  }
   const seqs = new Map<string, number>();
   const rows = (await conn('memories').whereIn('id', indexed.map((m) => m.id)).select('id', 'seq')) as Array<{ id: string; seq: number }>;
   rows.forEach((r) => seqs.set(r.id, r.seq));
@@ -256,7 +272,10 @@ async function addToSearchIndex(conn: Conn, mindId: string, memories: Memory[]) 
 }
 
 async function removeFromSearchIndex(conn: Conn, memoryId: string) {
-  if (isPostgres(conn)) throw new Error('memories: the PostgreSQL search index (tsvector) is not implemented yet');
+  if (isPostgres(conn)) {
+    await conn('memories').where({ id: memoryId }).update({ search_vector: null });
+    return;
+  }
   await conn.raw('DELETE FROM memories_fts WHERE rowid = (SELECT seq FROM memories WHERE id = ?)', [memoryId]);
 }
 

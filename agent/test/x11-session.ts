@@ -1,0 +1,82 @@
+// Test helpers: a private X server (Xvfb) with one xterm whose program records every byte it receives.
+// The program turns on xterm's mouse reporting (SGR mode), so clicks, wheel steps and drags arrive in
+// the record as `ESC [ < button ; column ; row M` (press) or `... m` (release), typed text as UTF-8.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface X11Session {
+  display: string;
+  /** The file the xterm's program writes everything it receives to. */
+  recordPath: string;
+  /** Bytes recorded so far. */
+  record(): Buffer;
+  /** The xterm window's character cell in pixels, to turn a point into a column and row. */
+  cell: { width: number; height: number; border: number };
+  stop(): void;
+}
+
+export function hasCommand(command: string): boolean {
+  return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));
+}
+
+export async function startX11Session(dir: string): Promise<X11Session> {
+  const recordPath = join(dir, 'xterm-input.bin');
+  // -displayfd: Xvfb picks a free display number and writes it to fd 3, so parallel runs never collide.
+  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', '1024x768x24', '-nolisten', 'tcp', '-noreset'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  const children: ChildProcess[] = [xvfb];
+  const stop = () => {
+    for (const child of children.reverse()) if (child.exitCode === null) child.kill('SIGTERM');
+  };
+  try {
+    const number = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => reject(new Error('Xvfb did not start within 10 s')), 10_000);
+      xvfb.stdio[3]!.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes('\n')) {
+          clearTimeout(timer);
+          resolve(text.trim());
+        }
+      });
+      xvfb.once('exit', (code) => reject(new Error(`Xvfb exited with ${code}`)));
+    });
+    const display = `:${number}`;
+    const env = { ...process.env, DISPLAY: display, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+    const program = `stty raw -echo; printf '\\033[?1002h\\033[?1006h'; exec cat > '${recordPath}'`;
+    const xterm = spawn('xterm', ['-u8', '-geometry', '80x24+0+0', '-e', 'bash', '-c', program], { env, stdio: 'ignore' });
+    children.push(xterm);
+    await waitUntil(() => existsSync(recordPath), 10_000, 'the xterm did not start its program');
+    // The window is mapped before its program runs; give the terminal a moment to apply the modes.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const geometry = execFileSync('xdotool', ['search', '--sync', '--class', 'xterm', 'getwindowgeometry'], { env, timeout: 10_000 }).toString();
+    const [, w, h] = /Geometry: (\d+)x(\d+)/.exec(geometry) ?? [];
+    const border = 2; // xterm's default internal border
+    const cell = { width: (Number(w) - 2 * border) / 80, height: (Number(h) - 2 * border) / 24, border };
+    return { display, recordPath, record: () => readFileSync(recordPath), cell, stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+/** Waits for `check`; `what` (or what it returns, evaluated on timeout) names what did not happen. */
+export async function waitUntil(check: () => boolean, timeoutMs: number, what: string | (() => string)): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${typeof what === 'string' ? what : what()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** SGR mouse reports in the recorded bytes. */
+export function mouseReports(bytes: Buffer): Array<{ button: number; column: number; row: number; press: boolean }> {
+  return [...bytes.toString('latin1').matchAll(/\x1b\[<(\d+);(\d+);(\d+)([Mm])/g)].map((m) => ({
+    button: Number(m[1]),
+    column: Number(m[2]),
+    row: Number(m[3]),
+    press: m[4] === 'M',
+  }));
+}
