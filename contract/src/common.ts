@@ -46,6 +46,7 @@ const errorDescriptions: Record<number, string> = {
   429: 'Rate limit of `?key=` authentication exceeded.',
   500: 'Unexpected server error; retry with backoff and check GET /health.',
   501: 'Not implemented yet in this version of the server.',
+  502: "The computer's agent reported a failure.",
   503: 'Temporarily unavailable; retry later.',
   504: 'Timed out waiting for the computer.',
 };

@@ -145,6 +145,8 @@ export const InstallCode = z
   })
   .openapi('InstallCode');
 
+export type InstallCode = z.infer<typeof InstallCode>;
+
 export const RegisterComputerBody = z
   .object({
     code: z.string().trim().min(1).max(20).openapi({ example: 'K7QM-4XHP' }),
@@ -164,7 +166,9 @@ export const RegisteredComputer = z
 export const PolledCommand = z
   .object({ command_id: Id('Command'), type: CommandType, payload: z.record(z.unknown()), created_at: Timestamp('When it was queued') })
   .openapi('PolledCommand');
+export type PolledCommand = z.infer<typeof PolledCommand>;
 export const PollResult = z.object({ commands: z.array(PolledCommand) }).openapi('PollResult');
+export type PollResult = z.infer<typeof PollResult>;
 
 export const CommandResultBody = z
   .object({
@@ -285,11 +289,12 @@ export const computersContract = c.router({
     method: 'GET',
     path: '/computers/:id/screenshot',
     summary: 'Take a screenshot',
-    description: 'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes. 504 when the agent does not answer in time.',
+    description:
+      'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes. 504 when the agent does not answer in time (the command becomes `expired`), 502 when the agent reports that it failed, 409 for a disabled computer.',
     pathParams: ComputerParams,
     responses: {
       200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }),
-      ...errors(401, 403, 404, 409, 429, 504),
+      ...errors(401, 403, 404, 409, 429, 502, 503, 504),
     },
     metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png' }),
   },

@@ -1,3 +1,68 @@
 import type { Migration } from '../db/migration.js';
 
-export const computersMigrations: Migration[] = [];
+/**
+ * Install codes, computers and their commands. A computer belongs to a user and, when its install
+ * code was made with a Mind Key, to that mind: deleting the user or that mind deletes the computer
+ * (and with it its commands), like every other piece of mind data.
+ */
+export const computersMigrations: Migration[] = [
+  {
+    name: '0400_computers',
+    async up(db) {
+      await db.schema.createTable('install_codes', (t) => {
+        // Only the hash of the code is kept; the code itself is shown once.
+        t.string('code_hash', 64).primary();
+        t.string('user_id', 36).notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.string('mind_id', 36).nullable().references('id').inTable('minds').onDelete('CASCADE');
+        t.string('computer_name', 200).nullable();
+        t.string('created_at', 30).notNullable();
+        t.string('expires_at', 30).notNullable();
+        t.string('used_at', 30).nullable();
+        t.index(['user_id']);
+        t.index(['mind_id']);
+      });
+      await db.schema.createTable('computers', (t) => {
+        t.string('id', 36).primary();
+        t.string('user_id', 36).notNullable().references('id').inTable('users').onDelete('CASCADE');
+        t.string('mind_id', 36).nullable().references('id').inTable('minds').onDelete('CASCADE');
+        t.string('token_hash', 64).notNullable().unique();
+        t.string('computer_name', 200).notNullable();
+        t.string('platform', 200).notNullable();
+        t.string('platform_release', 200).notNullable();
+        t.string('python', 200).notNullable();
+        t.string('status', 16).notNullable();
+        t.string('created_at', 30).notNullable();
+        t.string('last_seen_at', 30).nullable();
+        t.string('disabled_at', 30).nullable();
+        t.index(['user_id', 'created_at']);
+        t.index(['mind_id']);
+      });
+      await db.schema.createTable('commands', (t) => {
+        // The sequence orders commands queued within the same millisecond (the agent runs them in order).
+        t.increments('seq');
+        t.string('id', 36).notNullable().unique();
+        t.string('computer_id', 36).notNullable().references('id').inTable('computers').onDelete('CASCADE');
+        t.string('type', 16).notNullable();
+        t.text('payload').notNullable();
+        t.string('status', 16).notNullable();
+        t.text('result').nullable();
+        t.text('error').nullable();
+        t.integer('attempts').notNullable().defaultTo(0);
+        t.string('created_at', 30).notNullable();
+        t.string('sent_at', 30).nullable();
+        t.string('completed_at', 30).nullable();
+        // The poll: this computer's queued commands, oldest first; the list: newest first.
+        t.index(['computer_id', 'status', 'seq'], 'commands_poll');
+        t.index(['computer_id', 'seq'], 'commands_list');
+        // The sweeper: lapsed `sent` leases and unfinished commands past their time to live.
+        t.index(['status', 'sent_at'], 'commands_leases');
+        t.index(['status', 'created_at'], 'commands_expiry');
+      });
+    },
+    async down(db) {
+      await db.schema.dropTable('commands');
+      await db.schema.dropTable('computers');
+      await db.schema.dropTable('install_codes');
+    },
+  },
+];

@@ -1,4 +1,5 @@
-import type { Conn } from '../db/database.js';
+import type { Command, CommandStatus, CommandType, Computer } from '@mindservice/contract';
+import { type Conn, isPostgres } from '../db/database.js';
 
 export interface ComputerIdentity {
   id: string;
@@ -6,7 +7,262 @@ export interface ComputerIdentity {
   mindId: string | null;
 }
 
-/** The active computer a token belongs to; disabled computers' tokens find nothing. (The computers area fills this in.) */
-export async function findComputerByTokenHash(_conn: Conn, _tokenHash: string): Promise<ComputerIdentity | undefined> {
-  return undefined;
+/** Who may see a computer: a user sees all of theirs; a Mind Key only those tied to its mind. */
+export interface ComputerScope {
+  userId: string;
+  mindId?: string;
+}
+
+interface InstallCodeRow {
+  code_hash: string;
+  user_id: string;
+  mind_id: string | null;
+  computer_name: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+interface ComputerRow {
+  id: string;
+  user_id: string;
+  mind_id: string | null;
+  token_hash: string;
+  computer_name: string;
+  platform: string;
+  platform_release: string;
+  python: string;
+  status: 'active' | 'disabled';
+  created_at: string;
+  last_seen_at: string | null;
+  disabled_at: string | null;
+}
+
+interface CommandRow {
+  seq: number;
+  id: string;
+  computer_id: string;
+  type: CommandType;
+  payload: string;
+  status: CommandStatus;
+  result: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  sent_at: string | null;
+  completed_at: string | null;
+}
+
+/** A computer as stored; `online` needs the clock and the poll registry, so the service adds it. */
+export type StoredComputer = Omit<Computer, 'online'> & { userId: string };
+
+const COMPUTER_COLUMNS = [
+  'id', 'user_id', 'mind_id', 'computer_name', 'platform', 'platform_release', 'python', 'status', 'created_at', 'last_seen_at',
+] as const;
+const COMMAND_COLUMNS = [
+  'id', 'computer_id', 'type', 'payload', 'status', 'result', 'error', 'attempts', 'created_at', 'sent_at', 'completed_at',
+] as const;
+
+const toComputer = (row: Pick<ComputerRow, (typeof COMPUTER_COLUMNS)[number]>): StoredComputer => ({
+  id: row.id,
+  userId: row.user_id,
+  mind_id: row.mind_id,
+  computer_name: row.computer_name,
+  platform: row.platform,
+  platform_release: row.platform_release,
+  python: row.python,
+  status: row.status,
+  created_at: row.created_at,
+  last_seen_at: row.last_seen_at,
+});
+
+const toCommand = (row: Pick<CommandRow, (typeof COMMAND_COLUMNS)[number]>): Command => ({
+  command_id: row.id,
+  computer_id: row.computer_id,
+  type: row.type,
+  payload: JSON.parse(row.payload) as Record<string, unknown>,
+  status: row.status,
+  result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+  error: row.error,
+  attempts: Number(row.attempts),
+  created_at: row.created_at,
+  sent_at: row.sent_at,
+  completed_at: row.completed_at,
+});
+
+// ---- install codes
+
+export async function insertInstallCode(conn: Conn, row: InstallCodeRow) {
+  await conn<InstallCodeRow>('install_codes').insert(row);
+}
+
+export async function findInstallCode(conn: Conn, codeHash: string) {
+  return conn<InstallCodeRow>('install_codes')
+    .where({ code_hash: codeHash })
+    .first('user_id', 'mind_id', 'computer_name', 'expires_at', 'used_at');
+}
+
+/** Marks the code used if it still is usable; false when another registration got there first. */
+export async function useInstallCode(conn: Conn, codeHash: string, now: string): Promise<boolean> {
+  const changed = await conn<InstallCodeRow>('install_codes')
+    .where({ code_hash: codeHash })
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .update({ used_at: now });
+  return changed > 0;
+}
+
+// ---- computers
+
+/** The active computer a token belongs to; disabled computers' tokens find nothing. */
+export async function findComputerByTokenHash(conn: Conn, tokenHash: string): Promise<ComputerIdentity | undefined> {
+  const row = await conn<ComputerRow>('computers')
+    .where({ token_hash: tokenHash, status: 'active' })
+    .first('id', 'user_id', 'mind_id');
+  return row && { id: row.id, userId: row.user_id, mindId: row.mind_id };
+}
+
+export async function insertComputer(conn: Conn, computer: StoredComputer, tokenHash: string) {
+  await conn<ComputerRow>('computers').insert({
+    id: computer.id,
+    user_id: computer.userId,
+    mind_id: computer.mind_id,
+    token_hash: tokenHash,
+    computer_name: computer.computer_name,
+    platform: computer.platform,
+    platform_release: computer.platform_release,
+    python: computer.python,
+    status: computer.status,
+    created_at: computer.created_at,
+    last_seen_at: computer.last_seen_at,
+    disabled_at: null,
+  });
+}
+
+const scoped = (conn: Conn, scope: ComputerScope) => {
+  const query = conn<ComputerRow>('computers').where({ user_id: scope.userId });
+  return scope.mindId === undefined ? query : query.where({ mind_id: scope.mindId });
+};
+
+export async function findComputer(conn: Conn, scope: ComputerScope, id: string): Promise<StoredComputer | undefined> {
+  const row = await scoped(conn, scope).where({ id }).first(...COMPUTER_COLUMNS);
+  return row && toComputer(row);
+}
+
+export async function listComputers(conn: Conn, scope: ComputerScope): Promise<StoredComputer[]> {
+  const rows = await scoped(conn, scope)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .select(...COMPUTER_COLUMNS);
+  return rows.map(toComputer);
+}
+
+/** Records that the agent called; false when the computer is disabled or gone. */
+export async function touchActiveComputer(conn: Conn, id: string, now: string): Promise<boolean> {
+  return (await conn<ComputerRow>('computers').where({ id, status: 'active' }).update({ last_seen_at: now })) > 0;
+}
+
+export async function disableComputer(conn: Conn, id: string, now: string) {
+  await conn<ComputerRow>('computers').where({ id, status: 'active' }).update({ status: 'disabled', disabled_at: now });
+}
+
+/** Its commands go with it (ON DELETE CASCADE). */
+export async function deleteComputer(conn: Conn, id: string) {
+  await conn<ComputerRow>('computers').where({ id }).delete();
+}
+
+export async function computerMindId(conn: Conn, id: string): Promise<string | null> {
+  const row = await conn<ComputerRow>('computers').where({ id }).first('mind_id');
+  return row?.mind_id ?? null;
+}
+
+// ---- commands
+
+export async function insertCommand(conn: Conn, command: Command) {
+  await conn<CommandRow>('commands').insert({
+    id: command.command_id,
+    computer_id: command.computer_id,
+    type: command.type,
+    payload: JSON.stringify(command.payload),
+    status: command.status,
+    result: null,
+    error: null,
+    attempts: 0,
+    created_at: command.created_at,
+    sent_at: null,
+    completed_at: null,
+  });
+}
+
+export async function findCommand(conn: Conn, computerId: string, id: string): Promise<Command | undefined> {
+  const row = await conn<CommandRow>('commands').where({ id, computer_id: computerId }).first(...COMMAND_COLUMNS);
+  return row && toCommand(row);
+}
+
+export async function listCommands(conn: Conn, computerId: string, limit: number): Promise<Command[]> {
+  const rows = await conn<CommandRow>('commands')
+    .where({ computer_id: computerId })
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .select(...COMMAND_COLUMNS);
+  return rows.map(toCommand);
+}
+
+/**
+ * Hands the oldest queued commands to the agent: `queued` -> `sent` in the caller's transaction.
+ * On PostgreSQL the rows are locked (and rows another instance holds are skipped) so two polls can
+ * never take the same command; SQLite serialises write transactions on its one connection.
+ */
+export async function claimQueuedCommands(conn: Conn, computerId: string, now: string, limit: number): Promise<Command[]> {
+  let query = conn<CommandRow>('commands')
+    .where({ computer_id: computerId, status: 'queued' })
+    .orderBy('seq')
+    .limit(limit)
+    .select(...COMMAND_COLUMNS);
+  if (isPostgres(conn)) query = query.forUpdate().skipLocked();
+  const rows = await query;
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  await conn<CommandRow>('commands')
+    .whereIn('id', ids)
+    .update({ status: 'sent', sent_at: now, attempts: conn.raw('attempts + 1') as never });
+  return rows.map((row) => ({ ...toCommand(row), status: 'sent' as const, sent_at: now, attempts: Number(row.attempts) + 1 }));
+}
+
+/** Moves a command from one of `from` to its next state; undefined when it was in none of them. */
+export async function transitionCommand(
+  conn: Conn,
+  where: { id: string; computerId: string; from: CommandStatus[] },
+  change: { status: CommandStatus; result?: Record<string, unknown> | null; error?: string | null; completed_at?: string | null },
+): Promise<boolean> {
+  const update: Partial<CommandRow> = { status: change.status };
+  if (change.result !== undefined) update.result = change.result === null ? null : JSON.stringify(change.result);
+  if (change.error !== undefined) update.error = change.error;
+  if (change.completed_at !== undefined) update.completed_at = change.completed_at;
+  const changed = await conn<CommandRow>('commands')
+    .where({ id: where.id, computer_id: where.computerId })
+    .whereIn('status', where.from)
+    .update(update);
+  return changed > 0;
+}
+
+/** Unfinished commands created before `cutoff`, for the sweeper (oldest first, in batches). */
+export async function findUnfinishedCreatedBefore(conn: Conn, cutoff: string, limit: number) {
+  const rows = await conn<CommandRow>('commands')
+    .whereIn('status', ['queued', 'sent'])
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at')
+    .limit(limit)
+    .select(...COMMAND_COLUMNS);
+  return rows.map(toCommand);
+}
+
+/** `sent` commands handed over before `cutoff` whose result never came back. */
+export async function findLapsedLeases(conn: Conn, cutoff: string, limit: number) {
+  const rows = await conn<CommandRow>('commands')
+    .where({ status: 'sent' })
+    .where('sent_at', '<', cutoff)
+    .orderBy('sent_at')
+    .limit(limit)
+    .select(...COMMAND_COLUMNS);
+  return rows.map(toCommand);
 }

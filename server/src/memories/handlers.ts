@@ -1,5 +1,4 @@
 import type { contract } from '@mindservice/contract';
-import type { Request } from 'express';
 import type { AppContext } from '../context.js';
 import { mindCaller, userOrMindCaller } from '../http/caller.js';
 import type { RouterImpl } from '../http/router.js';
@@ -18,10 +17,9 @@ export function memoriesHandlers(ctx: AppContext): RouterImpl<typeof contract.me
   const chat = new ChatService(ctx);
   const scripts = new ScriptsService(ctx);
 
-  // ts-rest's request type carries the parsed query, which express's Request type does not allow.
-  const mindOf = (req: unknown) => mindCaller(req as Request).mindId;
-  const actor = (req: unknown) => {
-    const caller = userOrMindCaller(req as Request);
+  const mindOf = (req: Parameters<typeof mindCaller>[0]) => mindCaller(req).mindId;
+  const actor = (req: Parameters<typeof userOrMindCaller>[0]) => {
+    const caller = userOrMindCaller(req);
     return caller.kind === 'mind' ? { kind: 'mind' as const, mindId: caller.mindId } : { kind: 'user' as const, userId: caller.userId };
   };
 

@@ -1,0 +1,149 @@
+import type { CommandStatus, PolledCommand } from '@mindservice/contract';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { newId, newToken, sha256Hex } from '../lib/secrets.js';
+import { type CommandBus, waitUnlessAborted } from './bus.js';
+import { recordCommandFinished, recordComputerEvent } from './events.js';
+import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
+import { normalizeInstallCode } from './service.js';
+import {
+  type StoredComputer,
+  claimQueuedCommands,
+  findCommand,
+  findInstallCode,
+  insertComputer,
+  touchActiveComputer,
+  transitionCommand,
+  useInstallCode,
+} from './store.js';
+
+export interface RegisterInput {
+  code: string;
+  computer_name: string;
+  platform: string;
+  platform_release: string;
+  python: string;
+}
+
+export interface ResultInput {
+  status: 'done' | 'failed';
+  result?: Record<string, unknown>;
+  error?: string;
+}
+
+/** The agent's identity as the auth middleware established it from the Computer Token. */
+export interface AgentCaller {
+  computerId: string;
+  mindId: string | null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const badCode = (message: string) => ApiError.invalidField('body.code', message);
+
+/** What the agent program (`screen-remote-agent`) calls, with its Computer Token after registering. */
+export class AgentService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly bus: CommandBus,
+  ) {}
+
+  /** Trades a single-use install code for a computer and its token (shown only here). */
+  async register(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {
+    const code = normalizeInstallCode(input.code);
+    if (!code) throw badCode('unknown install code (it looks like XXXX-XXXX); create one with POST /computers/install-code');
+    const codeHash = sha256Hex(code);
+    const token = newToken('ct_');
+    const now = this.ctx.clock.now().toISOString();
+    return this.ctx.db.transaction(async (trx) => {
+      const stored = await findInstallCode(trx, codeHash);
+      if (!stored) throw badCode('unknown install code; create one with POST /computers/install-code');
+      if (stored.used_at) throw badCode('this install code has already been used; each code registers one computer');
+      if (stored.expires_at <= now) throw badCode('this install code has expired (codes work for 15 minutes); create a new one');
+      if (!(await useInstallCode(trx, codeHash, now))) throw badCode('this install code has already been used; each code registers one computer');
+
+      const computer: StoredComputer = {
+        id: newId(),
+        userId: stored.user_id,
+        mind_id: stored.mind_id,
+        // The name the user gave the code wins over the one the agent reports.
+        computer_name: stored.computer_name ?? input.computer_name,
+        platform: input.platform,
+        platform_release: input.platform_release,
+        python: input.python,
+        status: 'active',
+        created_at: now,
+        last_seen_at: now,
+      };
+      await insertComputer(trx, computer, sha256Hex(token));
+      const { userId: _userId, ...event } = computer;
+      await recordComputerEvent(this.ctx, trx, computer.mind_id, 'computer.registered', { ...event, online: true });
+      return { computer_id: computer.id, computer_token: token };
+    });
+  }
+
+  /**
+   * Long-poll: answers at once with queued commands, else as soon as one is queued, else empty after
+   * `wait` seconds. Handing over is a database write (`sent`) made when answering; a newer poll of
+   * the same computer, a disable or the client going away ends the wait with nothing handed over.
+   */
+  async poll(computer: AgentCaller, waitSeconds = POLL_DEFAULT_WAIT_S, signal?: AbortSignal): Promise<{ commands: PolledCommand[] }> {
+    const deadline = Date.now() + waitSeconds * 1000;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      // Subscribed before looking, so a command queued in between still wakes this poll.
+      const waiter = remaining > 0 ? this.bus.waitForComputer(computer.computerId, remaining) : undefined;
+      const claimed = signal?.aborted ? undefined : await this.claim(computer.computerId).catch((err) => {
+        waiter?.cancel();
+        throw err;
+      });
+      if (!claimed || claimed.length > 0 || !waiter) {
+        waiter?.cancel();
+        return { commands: claimed ?? [] };
+      }
+      if ((await waitUnlessAborted(waiter, signal)) !== 'woken') return { commands: [] };
+    }
+  }
+
+  /** Undefined when the computer was disabled or deleted meanwhile: its poll ends empty. */
+  private claim(computerId: string) {
+    return this.ctx.db.transaction(async (trx) => {
+      const now = this.ctx.clock.now().toISOString();
+      if (!(await touchActiveComputer(trx, computerId, now))) return undefined;
+      const commands = await claimQueuedCommands(trx, computerId, now, POLL_BATCH);
+      return commands.map(({ command_id, type, payload, created_at }) => ({ command_id, type, payload, created_at }));
+    });
+  }
+
+  /** The agent's outcome of a command; only this computer's unfinished commands take one. */
+  async postResult(computer: AgentCaller, commandId: string, input: ResultInput): Promise<{ command_id: string; status: CommandStatus }> {
+    const now = this.ctx.clock.now().toISOString();
+    await this.ctx.db.transaction(async (trx) => {
+      const command = await findCommand(trx, computer.computerId, commandId);
+      if (!command) throw ApiError.notFound('Command');
+      if (command.status !== 'queued' && command.status !== 'sent') {
+        throw ApiError.conflict(`This command is already ${command.status}; its result cannot change`);
+      }
+      if (command.type === 'screenshot' && input.status === 'done') checkScreenshot(input.result);
+      const result = input.result ?? null;
+      const error = input.status === 'failed' ? (input.error ?? 'the agent reported a failure without a reason') : null;
+      const changed = await transitionCommand(
+        trx,
+        { id: commandId, computerId: computer.computerId, from: ['queued', 'sent'] },
+        { status: input.status, result, error, completed_at: now },
+      );
+      if (!changed) throw ApiError.conflict('This command finished meanwhile; its result cannot change');
+      await touchActiveComputer(trx, computer.computerId, now);
+      await recordCommandFinished(this.ctx, trx, computer.mindId, { ...command, status: input.status, result, error, completed_at: now });
+    });
+    this.bus.notifyCommand(commandId);
+    return { command_id: commandId, status: input.status };
+  }
+}
+
+function checkScreenshot(result: Record<string, unknown> | undefined) {
+  const png = result?.screenshot_b64;
+  if (typeof png !== 'string' || png.length === 0) {
+    throw ApiError.invalidField('body.result.screenshot_b64', 'is required for a screenshot: the PNG as a base64 string');
+  }
+  if (!BASE64.test(png)) throw ApiError.invalidField('body.result.screenshot_b64', 'is not valid base64');
+}

@@ -1,0 +1,28 @@
+/** Every duration and limit of the computers area, in one place (DESIGN section 7). */
+
+/** An install code works this long after it was made, once. */
+export const INSTALL_CODE_TTL_MS = 15 * 60_000;
+/** Install codes are `XXXX-XXXX` from letters and digits that cannot be mistaken for each other. */
+export const INSTALL_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const INSTALL_CODE_LENGTH = 8;
+
+/** A command not finished this long after it was queued becomes `expired`. */
+export const COMMAND_TTL_MS = 10 * 60_000;
+/** A `sent` command whose result has not come back after this long is given up (or, a screenshot, queued again). */
+export const SENT_LEASE_MS = 60_000;
+/** A screenshot is handed to the agent at most this often. */
+export const SCREENSHOT_MAX_ATTEMPTS = 3;
+/** How often the one sweeper of the process looks for lapsed leases and expired commands. */
+export const SWEEP_INTERVAL_MS = 1_000;
+
+/** A computer counts as online while it polls and this long after it last called. */
+export const ONLINE_WINDOW_MS = 90_000;
+/** Seconds a poll waits when the agent does not say. */
+export const POLL_DEFAULT_WAIT_S = 25;
+/** At most this many commands are handed over by one poll answer (oldest first). */
+export const POLL_BATCH = 20;
+/** Commands listed when `limit` is not given. */
+export const COMMAND_LIST_DEFAULT = 20;
+
+export const AGENT_DID_NOT_REPORT = 'agent did not report';
+export const NOT_FINISHED_IN_TIME = `not finished within ${COMMAND_TTL_MS / 60_000} minutes`;

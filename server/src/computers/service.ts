@@ -1,0 +1,258 @@
+import { randomInt } from 'node:crypto';
+import type { Command, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/errors.js';
+import { newId, sha256Hex } from '../lib/secrets.js';
+import { findMind } from '../minds/store.js';
+import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
+import { recordCommandFinished } from './events.js';
+import type { NewCommand } from './payloads.js';
+import {
+  COMMAND_LIST_DEFAULT,
+  INSTALL_CODE_ALPHABET,
+  INSTALL_CODE_LENGTH,
+  INSTALL_CODE_TTL_MS,
+  ONLINE_WINDOW_MS,
+} from './rules.js';
+import {
+  type ComputerScope,
+  type StoredComputer,
+  deleteComputer,
+  disableComputer,
+  findCommand,
+  findComputer,
+  insertCommand,
+  insertInstallCode,
+  listCommands,
+  listComputers,
+  transitionCommand,
+} from './store.js';
+
+/** The user-side caller: a Mind Key sees only its mind's computers, a JWT all of the user's. */
+export type UserSideCaller = { kind: 'user'; userId: string } | { kind: 'mind'; userId: string; mindId: string };
+
+const scopeOf = (caller: UserSideCaller): ComputerScope =>
+  caller.kind === 'mind' ? { userId: caller.userId, mindId: caller.mindId } : { userId: caller.userId };
+
+/** `K7QM4XHP`, `k7qm-4xhp` and `K7QM-4XHP` are the same code; anything else is no code at all. */
+export function normalizeInstallCode(input: string): string | undefined {
+  const chars = input.toUpperCase().replace(/[\s-]/g, '');
+  if (chars.length !== INSTALL_CODE_LENGTH || [...chars].some((ch) => !INSTALL_CODE_ALPHABET.includes(ch))) return undefined;
+  return `${chars.slice(0, 4)}-${chars.slice(4)}`;
+}
+
+function newInstallCode(): string {
+  let chars = '';
+  for (let i = 0; i < INSTALL_CODE_LENGTH; i++) chars += INSTALL_CODE_ALPHABET[randomInt(INSTALL_CODE_ALPHABET.length)];
+  return `${chars.slice(0, 4)}-${chars.slice(4)}`;
+}
+
+const FINAL: CommandStatus[] = ['done', 'failed', 'expired', 'cancelled'];
+const ELAPSED: Waiter = { done: Promise.resolve('timeout'), cancel: () => undefined };
+
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
+
+export class ComputersService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly bus: CommandBus,
+  ) {}
+
+  async createInstallCode(caller: UserSideCaller, body: { computer_name?: string; mind_id?: string }): Promise<InstallCode> {
+    let mindId: string | null = null;
+    if (caller.kind === 'mind') {
+      // A Mind Key knows only its own mind.
+      if (body.mind_id !== undefined && body.mind_id !== caller.mindId) throw ApiError.notFound('Mind');
+      mindId = caller.mindId;
+    } else if (body.mind_id !== undefined) {
+      const mind = await findMind(this.ctx.db, body.mind_id);
+      if (!mind || mind.userId !== caller.userId) throw ApiError.notFound('Mind');
+      mindId = mind.id;
+    }
+    const code = newInstallCode();
+    const now = this.ctx.clock.now();
+    const expiresAt = new Date(now.getTime() + INSTALL_CODE_TTL_MS).toISOString();
+    await this.ctx.db.transaction(async (trx) => {
+      await insertInstallCode(trx, {
+        code_hash: sha256Hex(code),
+        user_id: caller.userId,
+        mind_id: mindId,
+        computer_name: body.computer_name ?? null,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+        used_at: null,
+      });
+      if (mindId) await this.ctx.events.touch(trx, mindId);
+    });
+    return { install_code: code, expires_at: expiresAt };
+  }
+
+  async list(caller: UserSideCaller): Promise<Computer[]> {
+    return (await listComputers(this.ctx.db, scopeOf(caller))).map((c) => this.present(c));
+  }
+
+  async get(caller: UserSideCaller, id: string): Promise<Computer> {
+    return this.present(await this.visible(caller, id));
+  }
+
+  async queue(caller: UserSideCaller, computerId: string, input: NewCommand): Promise<{ command_id: string; status: 'queued' }> {
+    const computer = await this.visible(caller, computerId);
+    const command = await this.insert(computer, newId(), input);
+    return { command_id: command.command_id, status: 'queued' };
+  }
+
+  async listCommands(caller: UserSideCaller, computerId: string, limit = COMMAND_LIST_DEFAULT): Promise<Command[]> {
+    const computer = await this.visible(caller, computerId);
+    return listCommands(this.ctx.db, computer.id, limit);
+  }
+
+  async getCommand(caller: UserSideCaller, computerId: string, commandId: string): Promise<Command> {
+    const computer = await this.visible(caller, computerId);
+    const command = await findCommand(this.ctx.db, computer.id, commandId);
+    if (!command) throw ApiError.notFound('Command');
+    return command;
+  }
+
+  /** Only a command still `queued` can be cancelled: one the agent has may already have run. */
+  async cancel(caller: UserSideCaller, computerId: string, commandId: string): Promise<Command> {
+    const computer = await this.visible(caller, computerId);
+    const cancelled = await this.ctx.db.transaction(async (trx) => {
+      const command = await findCommand(trx, computer.id, commandId);
+      if (!command) throw ApiError.notFound('Command');
+      const now = this.ctx.clock.now().toISOString();
+      const changed = await transitionCommand(
+        trx,
+        { id: commandId, computerId: computer.id, from: ['queued'] },
+        { status: 'cancelled', completed_at: now },
+      );
+      if (!changed) throw ApiError.conflict(`Only a queued command can be cancelled; this one is ${command.status}`);
+      const result: Command = { ...command, status: 'cancelled', completed_at: now };
+      await recordCommandFinished(this.ctx, trx, computer.mind_id, result);
+      return result;
+    });
+    this.bus.notifyCommand(commandId);
+    return cancelled;
+  }
+
+  /**
+   * Queues a screenshot and waits (config.screenshotWaitMs) for the agent's result, woken by the
+   * result itself. On timeout the command becomes `expired` (the agent's late result is refused).
+   */
+  async screenshot(caller: UserSideCaller, computerId: string, signal?: AbortSignal): Promise<Buffer> {
+    const computer = await this.visible(caller, computerId);
+    const commandId = newId();
+    const waitMs = this.ctx.config.screenshotWaitMs;
+    const deadline = Date.now() + waitMs;
+    // Subscribed before the command exists, so even an instant result wakes this request.
+    let waiter = this.bus.waitForCommand(commandId, waitMs);
+    try {
+      await this.insert(computer, commandId, { type: 'screenshot', payload: {} });
+    } catch (err) {
+      waiter.cancel();
+      throw err;
+    }
+    for (;;) {
+      const reason = await waitUnlessAborted(waiter, signal);
+      if (reason === 'aborted') throw new ApiError(499, 'The client closed the request'); // nobody reads this
+      if (reason === 'closed') throw new ApiError(503, 'The service is shutting down; try again shortly');
+      const remaining = deadline - Date.now();
+      // Subscribe again before reading, so a result landing in between still wakes the next wait.
+      waiter = remaining > 0 ? this.bus.waitForCommand(commandId, remaining) : ELAPSED;
+      const command = await findCommand(this.ctx.db, computer.id, commandId);
+      if (!command || FINAL.includes(command.status)) {
+        waiter.cancel();
+        return this.screenshotOf(command, waitMs);
+      }
+      // When expiring fails the command just finished: the elapsed waiter lets the loop read it again.
+      if (remaining <= 0 && (await this.expireScreenshot(computer, command))) throw this.screenshotTimeout(waitMs);
+    }
+  }
+
+  /** The PNG of a finished screenshot command, or the error its outcome means. */
+  private screenshotOf(command: Command | undefined, waitMs: number): Buffer {
+    if (!command) throw ApiError.notFound('Computer'); // deleted while waiting
+    switch (command.status) {
+      case 'done':
+        return Buffer.from(String(command.result?.screenshot_b64 ?? ''), 'base64');
+      case 'failed':
+        throw new ApiError(502, `The agent could not take the screenshot: ${command.error ?? 'no reason given'}`);
+      case 'cancelled':
+        throw ApiError.conflict('The screenshot command was cancelled');
+      default:
+        throw this.screenshotTimeout(waitMs);
+    }
+  }
+
+  /** Revokes the token at once (the next agent call is 401) and keeps the record. */
+  async disable(caller: UserSideCaller, id: string): Promise<Computer> {
+    const computer = await this.visible(caller, id);
+    await disableComputer(this.ctx.db, computer.id, this.ctx.clock.now().toISOString());
+    this.bus.notifyComputer(computer.id); // ends a waiting poll now
+    return this.present({ ...computer, status: 'disabled' });
+  }
+
+  async delete(caller: UserSideCaller, id: string): Promise<void> {
+    const computer = await this.visible(caller, id);
+    await deleteComputer(this.ctx.db, computer.id);
+    this.bus.notifyComputer(computer.id);
+  }
+
+  private async visible(caller: UserSideCaller, id: string): Promise<StoredComputer> {
+    const computer = await findComputer(this.ctx.db, scopeOf(caller), id);
+    if (!computer) throw ApiError.notFound('Computer');
+    return computer;
+  }
+
+  private present({ userId: _userId, ...computer }: StoredComputer): Computer {
+    const lastSeen = computer.last_seen_at ? Date.parse(computer.last_seen_at) : undefined;
+    const recent = lastSeen !== undefined && this.ctx.clock.now().getTime() - lastSeen <= ONLINE_WINDOW_MS;
+    return { ...computer, online: computer.status === 'active' && (recent || this.bus.isPolling(computer.id)) };
+  }
+
+  private async insert(computer: StoredComputer, commandId: string, input: NewCommand): Promise<Command> {
+    if (computer.status !== 'active') throw ApiError.conflict('This computer is disabled; it takes no commands');
+    const command: Command = {
+      command_id: commandId,
+      computer_id: computer.id,
+      type: input.type,
+      payload: input.payload,
+      status: 'queued',
+      result: null,
+      error: null,
+      attempts: 0,
+      created_at: this.ctx.clock.now().toISOString(),
+      sent_at: null,
+      completed_at: null,
+    };
+    await this.ctx.db.transaction(async (trx) => {
+      await insertCommand(trx, command);
+      if (computer.mind_id) await this.ctx.events.touch(trx, computer.mind_id);
+    });
+    this.bus.notifyComputer(computer.id);
+    return command;
+  }
+
+  /** False when the command finished in the meantime. */
+  private async expireScreenshot(computer: StoredComputer, command: Command): Promise<boolean> {
+    const now = this.ctx.clock.now().toISOString();
+    const error = `no screenshot within ${seconds(this.ctx.config.screenshotWaitMs)}`;
+    const expired = await this.ctx.db.transaction(async (trx) => {
+      const changed = await transitionCommand(
+        trx,
+        { id: command.command_id, computerId: computer.id, from: ['queued', 'sent'] },
+        { status: 'expired', error, completed_at: now },
+      );
+      if (changed) await recordCommandFinished(this.ctx, trx, computer.mind_id, { ...command, status: 'expired', error, completed_at: now });
+      return changed;
+    });
+    if (expired) this.bus.notifyCommand(command.command_id);
+    return expired;
+  }
+
+  private screenshotTimeout(waitMs: number) {
+    return new ApiError(
+      504,
+      `The computer did not send a screenshot within ${seconds(waitMs)}. Is its agent running? GET /computers/:id shows whether it is online.`,
+    );
+  }
+}
