@@ -49,6 +49,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const db = openDatabase(config);
   const closers: Array<() => Promise<void> | void> = [() => db.destroy()];
   const drainers: Array<() => Promise<void> | void> = [];
+  const startup: Promise<unknown>[] = [];
   let inFlight = 0;
   try {
     const applied = await migrateLatest(db);
@@ -73,6 +74,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     state: 'starting',
     onClose: (fn) => closers.push(fn),
     onDrain: (fn) => drainers.push(fn),
+    beforeReady: (work) => startup.push(work),
   };
 
   const app = express();
@@ -117,6 +119,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }),
   );
 
+  try {
+    await Promise.all(startup);
+  } catch (err) {
+    for (const fn of closers.reverse().splice(0)) await fn();
+    throw err;
+  }
   ctx.state = 'ready';
   let closed: Promise<void> | undefined;
   return {

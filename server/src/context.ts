@@ -22,4 +22,6 @@ export interface AppContext {
   onClose(fn: () => Promise<void> | void): void;
   /** Called when a graceful shutdown starts, e.g. to end waiting long-polls at once with an empty answer. */
   onDrain(fn: () => Promise<void> | void): void;
+  /** Work that must finish before the service is ready (e.g. connecting a listener); createApp awaits it. */
+  beforeReady(work: Promise<unknown>): void;
 }

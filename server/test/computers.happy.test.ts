@@ -211,7 +211,7 @@ describe('computers: the whole loop', () => {
     await queue(svc, jwt, computerId, { type: 'screenshot' });
     await svc.http.delete(`/computers/${computerId}`).set(bearer(jwt)).expect(204);
     await svc.http.get(`/computers/${computerId}`).set(bearer(jwt)).expect(404);
-    assert.equal((await svc.ctx.db('commands').where({ computer_id: computerId }).count({ n: '*' }))[0]!.n, 0);
+    assert.equal(Number((await svc.ctx.db('commands').where({ computer_id: computerId }).count({ n: '*' }))[0]!.n), 0);
     await svc.http.get('/computers/me/poll?wait=0').set(bearer(token)).expect(401);
   });
 

@@ -44,7 +44,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
 }
 
 /** Set to a postgres:// URL to run the suite on PostgreSQL (each service gets a fresh schema). */
-export const TEST_DATABASE_URL = process.env.MIND_TEST_DATABASE_URL;
+export const TEST_DATABASE_URL = process.env.MIND_TEST_DATABASE_URL || undefined;
 
 /** A new empty schema in the test database, and a URL whose connections use it. */
 export async function freshPostgresSchema(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {

@@ -2,16 +2,36 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
-import { migrateLatest, openDatabase } from '../src/db/database.js';
+import { type Db, isPostgres, migrateLatest, openDatabase } from '../src/db/database.js';
 import { migrations, migrationSource } from '../src/db/migrations.js';
+import { freshPostgresSchema, TEST_DATABASE_URL } from './harness.js';
 
-describe('migrations', () => {
+/** Tables of the current database or schema, knex's own bookkeeping left out. */
+async function tables(db: Db): Promise<string[]> {
+  const names: string[] = isPostgres(db)
+    ? await db('information_schema.tables').whereRaw('table_schema = current_schema()').pluck('table_name')
+    : await db('sqlite_master').where({ type: 'table' }).pluck('name');
+  return names.filter((n) => !n.startsWith('knex_') && !n.startsWith('sqlite_')).sort();
+}
+
+describe(`migrations (${TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mind-migrations-'));
-  const db = openDatabase(loadConfig({ MIND_DATA_DIR: dataDir }));
+  let db: Db;
+  let dropSchema = async () => {};
+  before(async () => {
+    const env: Record<string, string> = { MIND_DATA_DIR: dataDir };
+    if (TEST_DATABASE_URL) {
+      const schema = await freshPostgresSchema(TEST_DATABASE_URL);
+      env.DATABASE_URL = schema.url;
+      dropSchema = schema.drop;
+    }
+    db = openDatabase(loadConfig(env));
+  });
   after(async () => {
     await db.destroy();
+    await dropSchema();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -24,14 +44,17 @@ describe('migrations', () => {
   test('migrate up, all the way down, and up again; an up-to-date database changes nothing', async () => {
     const applied = await migrateLatest(db);
     assert.deepEqual(applied, migrations.map((m) => m.name));
+    const created = await tables(db);
+    assert.ok(created.includes('minds') && created.includes('tasks') && created.includes('memories'));
     assert.deepEqual(await migrateLatest(db), []);
+    assert.deepEqual(await tables(db), created);
     await db.migrate.rollback({ migrationSource }, true);
-    const tables = await db('sqlite_master').where({ type: 'table' }).andWhere('name', 'not like', 'knex_%').andWhere('name', 'not like', 'sqlite_%').pluck('name');
-    assert.deepEqual(tables, [], 'down migrations leave tables behind');
+    assert.deepEqual(await tables(db), [], 'down migrations leave tables behind');
     assert.deepEqual(await migrateLatest(db), migrations.map((m) => m.name));
+    assert.deepEqual(await tables(db), created);
   });
 
-  test('SQLite runs in WAL mode with a busy timeout and foreign keys on', async () => {
+  test('SQLite runs in WAL mode with a busy timeout and foreign keys on', { skip: TEST_DATABASE_URL ? 'SQLite only' : false }, async () => {
     const [{ journal_mode }] = await db.raw('pragma journal_mode');
     const [{ timeout }] = await db.raw('pragma busy_timeout');
     const [{ foreign_keys }] = await db.raw('pragma foreign_keys');

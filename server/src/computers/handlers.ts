@@ -5,19 +5,30 @@ import { computerCaller as agentCaller, userOrMindCaller } from '../http/caller.
 import type { RouterImpl } from '../http/router.js';
 import { AgentService } from './agent.js';
 import { type CommandBus, InProcessCommandBus } from './bus.js';
+import { PostgresCommandBus } from './pg-bus.js';
 import { commandFromBody, commandFromQuery } from './payloads.js';
 import { ComputersService } from './service.js';
 import { type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
 
 const buses = new WeakMap<AppContext, CommandBus>();
 
-/** The service's one command bus: waiting polls and screenshot requests end when it closes. */
+/** The service's one command bus (LISTEN/NOTIFY on PostgreSQL): waiting polls and screenshot requests end when it closes. */
 function busOf(ctx: AppContext): CommandBus {
   let bus = buses.get(ctx);
   if (!bus) {
-    const created = new InProcessCommandBus();
-    ctx.onClose(() => created.close());
-    buses.set(ctx, (bus = created));
+    if (ctx.config.databaseUrl) {
+      const created = new PostgresCommandBus(ctx.config.databaseUrl, ctx.log);
+      ctx.beforeReady(created.start());
+      ctx.onClose(() => created.stop());
+      bus = created;
+    } else {
+      const created = new InProcessCommandBus();
+      ctx.onClose(() => created.close());
+      bus = created;
+    }
+    // A graceful shutdown ends waiting polls at once with an empty answer (the agent polls again elsewhere).
+    ctx.onDrain(() => bus!.close());
+    buses.set(ctx, bus);
   }
   return bus;
 }
