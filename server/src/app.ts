@@ -59,6 +59,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw err;
   }
 
+  if (config.databaseUrl && !config.encryptionKey) {
+    // Instances sharing PostgreSQL must agree on the key; without MIND_ENCRYPTION_KEY it lives in the database.
+    config = { ...config, encryptionKey: await loadOrCreateServiceSecret(db, 'encryption-key') };
+    log.warn('MIND_ENCRYPTION_KEY is not set: the encryption key is kept in the database, so a dump of the database alone reveals encrypted data. Set it in production.');
+  }
+
   const ctx: AppContext = {
     config,
     db,

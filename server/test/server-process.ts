@@ -1,0 +1,56 @@
+// The service as a real operating-system process (`server/src/main.ts`), for tests of crashes,
+// restarts, signals and several instances.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Base URL it listens on, from its `Mind Service listening` log line. */
+  url: string;
+  /** Everything it printed so far. */
+  output(): string;
+  /** Resolves when the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Sends the signal (SIGKILL by default) and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const stop = (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  return new Promise((resolveStarted, reject) => {
+    const timer = setTimeout(() => fail(new Error(`the server did not start within ${startTimeoutMs} ms:\n${output}`)), startTimeoutMs);
+    const fail = (err: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(err);
+    };
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+    child.stdout!.on('data', (chunk: Buffer) => {
+      const before = output;
+      output += chunk;
+      if (before.includes('Mind Service listening')) return;
+      for (const line of output.split('\n')) {
+        if (!line.includes('Mind Service listening')) continue;
+        clearTimeout(timer);
+        resolveStarted({ child, url: (JSON.parse(line) as { url: string }).url, output: () => output, exited, stop });
+        return;
+      }
+    });
+    void exited.then(({ code }) => fail(new Error(`the server exited (${code}):\n${output}`)));
+  });
+}
