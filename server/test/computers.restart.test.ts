@@ -1,55 +1,17 @@
 // The service as a real child process, killed with SIGKILL: handing a command over is a database
 // write, so what was queued survives and what was handed out is not handed out again.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+import { type ServerProcess, startServerProcess } from './server-process.js';
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-}
-
-/** Starts `server/src/main.ts` and resolves with its address once it logs that it listens. */
-function startServer(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, MIND_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', NODE_ENV: 'test' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    const timer = setTimeout(() => fail(new Error(`the server did not start within 60 s:\n${output}`)), 60_000);
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(err);
-    };
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk;
-      for (const line of output.split('\n')) {
-        if (!line.includes('Mind Service listening')) continue;
-        clearTimeout(timer);
-        resolvePromise({ child, url: (JSON.parse(line) as { url: string }).url });
-        return;
-      }
-    });
-    child.on('exit', (code) => fail(new Error(`the server exited (${code}):\n${output}`)));
-  });
-}
-
-function kill(running: Running): Promise<void> {
-  return new Promise((done) => {
-    if (running.child.exitCode !== null || running.child.signalCode !== null) return done();
-    running.child.once('exit', () => done());
-    running.child.kill('SIGKILL');
-  });
-}
+const startServer = (dataDir: string) => startServerProcess({ MIND_DATA_DIR: dataDir });
+const kill = async (running: ServerProcess) => {
+  await running.stop('SIGKILL');
+};
 
 async function call(url: string, method: string, path: string, token?: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -63,7 +25,7 @@ async function call(url: string, method: string, path: string, token?: string, b
 
 describe('computers: a killed server', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mind-restart-'));
-  const started: Running[] = [];
+  const started: ServerProcess[] = [];
   after(async () => {
     for (const running of started) await kill(running);
     rmSync(dataDir, { recursive: true, force: true });

@@ -1,11 +1,10 @@
 // Durability: deliveries pending when the server process is killed (-9) are sent after it starts again.
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { EventRecorder } from '../src/events/recorder.js';
@@ -13,41 +12,12 @@ import { systemClock } from '../src/lib/clock.js';
 import { queueDeliveries } from '../src/webhooks/service.js';
 import { bearer, startService, TEST_DATABASE_URL } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
+import { startServerProcess } from './server-process.js';
 import { eventually, startReceiver } from './webhooks/receiver.js';
 
-const root = resolve(fileURLToPath(import.meta.url), '../../..');
-
-/** Starts `server/src/main.ts` as a real process and resolves with its base URL once it listens. */
-function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      MIND_DATA_DIR: dataDir,
-      PORT: '0',
-      LOG_LEVEL: 'info',
-      MIND_BCRYPT_COST: '4',
-      // The lease of a claimed delivery is 2 x timeout + 1 s: rows in flight at the kill go out again 3 s later.
-      MIND_WEBHOOK_TIMEOUT: '1s',
-      MIND_WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolveUrl, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      for (const line of out.split('\n')) {
-        if (!line.includes('Mind Service listening')) continue;
-        clearTimeout(timer);
-        resolveUrl({ child, url: JSON.parse(line).url });
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${out}`)));
-  });
-}
+/** The service as a real process on `dataDir`; the lease of a claimed delivery is 2 x timeout + 1 s, so rows in flight at a kill go out again 3 s later. */
+const startServer = (dataDir: string) =>
+  startServerProcess({ MIND_DATA_DIR: dataDir, MIND_WEBHOOK_TIMEOUT: '1s', MIND_WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms' });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function call(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<any> {
