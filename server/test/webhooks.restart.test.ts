@@ -109,7 +109,7 @@ describe('webhooks: durable delivery across a crash', () => {
       const started = Date.now();
       await svc.stop();
       const took = Date.now() - started;
-      assert.ok(took >= 1900 && took < 5000, `stop took ${took} ms: it waits the 2 s grace, not the 30 s timeout`);
+      assert.ok(took >= 1900 && took < 5000, `stop took ${took} ms: it waits the 2 s MIND_SHUTDOWN_TIMEOUT, not the 30 s attempt timeout`);
 
       const db = openDatabase(loadConfig({ MIND_DATA_DIR: stopDir }));
       try {

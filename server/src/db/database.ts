@@ -24,9 +24,10 @@ export function openDatabase(config: Config): Db {
       min: 1,
       max: 1,
       afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        // The busy timeout first: switching to WAL needs a lock another process may hold for a moment.
+        conn.pragma('busy_timeout = 5000');
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
-        conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');
         done(null, conn);
       },

@@ -20,8 +20,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Listens at once (503 while starting), builds the service, then serves it. On SIGTERM or SIGINT it
- * drains: new requests get 503, long-polls end, in-flight work finishes (up to the shutdown timeout),
- * the database closes, and the process exits 0.
+ * drains: new requests get 503, long-polls end at once with an empty answer, in-flight requests and
+ * webhook attempts finish (up to the shutdown timeout), the database closes, and the process exits 0.
  */
 export async function serve(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel, base: undefined });
@@ -54,15 +54,16 @@ export async function serve(config: Config): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Draining: /health says so and new requests get 503 with Retry-After (a load balancer moves
+    // traffic elsewhere) while requests already running finish, up to MIND_SHUTDOWN_TIMEOUT.
     log.info({ signal }, 'draining');
     await service.drain();
-    server.close();
-    server.closeIdleConnections();
     const deadline = Date.now() + config.shutdownTimeoutMs;
     while (service.inFlight() > 0 && Date.now() < deadline) await sleep(25);
-    if (service.inFlight() > 0) log.warn({ inFlight: service.inFlight() }, 'shutdown timeout: closing remaining connections');
+    if (service.inFlight() > 0) log.warn({ inFlight: service.inFlight() }, 'shutdown timeout: closing the remaining connections');
+    server.close();
     server.closeAllConnections();
-    await service.close();
+    await service.close(); // webhook attempts in flight finish (up to the same timeout), then the database closes
     log.info('stopped');
     process.exit(0);
   };

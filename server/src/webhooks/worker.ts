@@ -14,8 +14,6 @@ const LOW_WATER = CONCURRENCY / 2;
 const IDLE_POLL_MS = 1000;
 /** After a database error, wait this long before claiming again. */
 const ERROR_BACKOFF_MS = 1000;
-/** On stop, in-flight attempts may finish for this long; the rest are aborted and their rows given back. */
-const STOP_GRACE_MS = 2000;
 
 /**
  * Sends pending deliveries. Wakes at once when an event commits, otherwise sleeps until the next row
@@ -104,7 +102,7 @@ export class DeliveryWorker {
     this.timer.unref();
   }
 
-  /** Stops claiming, lets attempts in flight finish (up to a grace period), aborts the rest. */
+  /** Stops claiming, lets attempts in flight finish (up to MIND_SHUTDOWN_TIMEOUT), aborts the rest and gives their rows back. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -113,7 +111,7 @@ export class DeliveryWorker {
     let grace: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
       all.then(() => true),
-      new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), STOP_GRACE_MS))),
+      new Promise<boolean>((resolve) => (grace = setTimeout(() => resolve(false), this.ctx.config.shutdownTimeoutMs))),
     ]);
     clearTimeout(grace);
     if (!finished) {
