@@ -99,7 +99,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
   app.use(LARGE_BODY_PATHS, express.json({ limit: '25mb' }));
   app.use(express.json({ limit: '1mb' }));
-  app.use(docsRouter());
+  const docs = docsRouter();
+  app.use((req, res, next) => (req.path === '/openapi.json' || req.path.startsWith('/docs') ? docs(req, res, next) : next()));
 
   const router = {
     system: systemHandlers(ctx),

@@ -11,6 +11,30 @@ export type Conn = Knex | Knex.Transaction;
 
 export const isPostgres = (db: Conn) => db.client.config.client === 'pg';
 
+interface SqliteConnection {
+  pragma(sql: string): unknown;
+  prepare(sql: string): unknown;
+}
+
+/**
+ * knex prepares every query anew; on SQLite that is a good part of a short query's cost. The
+ * connection keeps the statements of recent SQL texts (knex builds the same text for the same query
+ * shape, the values are bound), and SQLite re-prepares a statement itself when the schema changes.
+ */
+function cachePreparedStatements(conn: SqliteConnection, limit = 1000) {
+  const prepare = conn.prepare.bind(conn);
+  const cache = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 export function openDatabase(config: Config): Db {
   if (config.databaseUrl) {
     return knex({ client: 'pg', connection: config.databaseUrl, pool: { min: 0, max: 10 } });
@@ -23,12 +47,13 @@ export function openDatabase(config: Config): Db {
     pool: {
       min: 1,
       max: 1,
-      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+      afterCreate(conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void) {
         // The busy timeout first: switching to WAL needs a lock another process may hold for a moment.
         conn.pragma('busy_timeout = 5000');
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
+        cachePreparedStatements(conn);
         done(null, conn);
       },
     },
