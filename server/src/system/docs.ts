@@ -1,10 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import express, { type Request, type Response, type Router } from 'express';
 import { marked } from 'marked';
-import swaggerUiDist from 'swagger-ui-dist';
+
+// Only the folder of Swagger UI's files: the package's main module would load its 1.5 MB browser bundle into the server.
+const require = createRequire(import.meta.url);
+const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
 
@@ -40,7 +44,7 @@ export function docsRouter(): Router {
   router.get('/docs/api/swagger-init.js', (_req, res) => {
     res.type('application/javascript').send(swaggerInit);
   });
-  router.use('/docs/api/assets', express.static(swaggerUiDist.getAbsoluteFSPath(), { index: false, maxAge: '1h' }));
+  router.use('/docs/api/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h' }));
   router.get(/^\/docs(\/.*)?$/, (req: Request, res: Response, next) => {
     const name = (req.params[0] ?? '').replace(/^\/+|\/+$/g, '') || 'index';
     if (!/^[\w/-]+$/.test(name)) return next();
