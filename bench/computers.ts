@@ -1,129 +1,50 @@
 // Long-poll benchmark: queue-to-answer latency with 1,000 idle polls held, and the server's RSS with
-// 10,000. The server runs as a child process (so its RSS is its own) on a fresh SQLite data dir: a
-// first one registers the computers, a second, fresh one over the same data is measured. This
-// process plays the agents over keep-alive HTTP.
+// 10,000. A first service registers the computers; a second, fresh one over the same data is measured
+// (so its RSS holds nothing from the registrations). This process plays the agents over keep-alive HTTP.
 //
-//   node --import tsx bench/computers.ts
-//   (env: BENCH_POLLS=10000 BENCH_LATENCY_POLLS=1000 BENCH_COMMANDS=1000 BENCH_LOG_LEVEL=warn)
+//   node --import tsx bench/computers.ts   (BENCH_QUICK=1 for a small run; DATABASE_URL: also PostgreSQL)
 //
-// Each process needs about BENCH_POLLS + 100 file descriptors (`ulimit -n`).
-import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// Each process needs about `idlePolls` + 100 file descriptors (`ulimit -n`).
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { Client, inBatches } from './lib/client.js';
+import { markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
+import { createDataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
 
-const LATENCY_POLLS = Number(process.env.BENCH_LATENCY_POLLS ?? 1000);
-const RSS_POLLS = Number(process.env.BENCH_POLLS ?? 10_000);
-const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 1000);
-const POLL_WAIT_S = 60;
+export interface ComputersOptions {
+  /** Polls held while commands are timed. */
+  latencyPolls: number;
+  /** Commands timed, one at a time. */
+  commands: number;
+  /** Polls held when the RSS is read. */
+  idlePolls: number;
+}
+
+export const COMPUTERS_FULL: ComputersOptions = { latencyPolls: 1000, commands: 1000, idlePolls: 10_000 };
+export const COMPUTERS_QUICK: ComputersOptions = { latencyPolls: 100, commands: 100, idlePolls: 500 };
 const TARGETS = { p50: 5, p99: 25, rssMb: 300 };
-
-type Memory = { rss: number; heapUsed: number; heapTotal: number; external: number };
-type ServerMessage = { port: number } | Memory;
-
-// ---------------------------------------------------------------- server (child process)
-
-async function runServer() {
-  const { createApp } = await import('../server/src/app.js');
-  const { loadConfig } = await import('../server/src/config.js');
-  const config = loadConfig({
-    PORT: '0',
-    MIND_DATA_DIR: process.env.BENCH_DATA_DIR,
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    MIND_BCRYPT_COST: '4',
-  });
-  const service = await createApp(config);
-  const server = service.app.listen(0, '127.0.0.1', () => {
-    const address = server.address();
-    process.send!({ port: typeof address === 'object' && address ? address.port : 0 } satisfies ServerMessage);
-  });
-  // The client reuses idle keep-alive sockets for minutes; the default 5 s would race it (ECONNRESET).
-  server.keepAliveTimeout = 10 * 60_000;
-  process.on('message', async (message) => {
-    if (message === 'rss' || message === 'rss-after-gc') {
-      if (message === 'rss-after-gc') (globalThis as { gc?: () => void }).gc?.();
-      const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
-      process.send!({ rss, heapUsed, heapTotal, external } satisfies ServerMessage);
-    } else if (message === 'stop') {
-      await service.close(); // answers the waiting polls
-      server.close();
-      server.closeAllConnections();
-      process.exit(0);
-    }
-  });
-}
-
-// ---------------------------------------------------------------- client (this process)
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 100_000 });
-let port = 0;
-
-function request(method: string, path: string, token?: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent,
-        headers: {
-          ...(token ? { Authorization: `Bearer ${token}` } : {}),
-          ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-        });
-      },
-    );
-    req.on('error', (err) => reject(new Error(`${method} ${path}: ${err.message}`, { cause: err })));
-    req.end(payload);
-  });
-}
-
-async function inBatches<T>(count: number, concurrency: number, fn: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await fn(i);
-      }
-    }),
-  );
-  return out;
-}
+const POLL_WAIT_S = 60;
 
 interface Computer {
   id: string;
   token: string;
 }
 
-async function registerComputers(credential: string, count: number): Promise<Computer[]> {
-  return inBatches(count, 32, async (i) => {
-    const code = await request('POST', '/computers/install-code', credential, {});
-    const res = await request('POST', '/computers/register', undefined, {
-      code: code.body.install_code,
+async function registerComputers(client: Client, mindKey: string, n: number): Promise<Computer[]> {
+  return inBatches(n, 32, async (i) => {
+    const code = await client.ok('POST', '/computers/install-code', mindKey, {});
+    const body = await client.ok('POST', '/computers/register', undefined, {
+      code: code.install_code,
       computer_name: `bench-${i}`,
       platform: 'linux',
       platform_release: 'bench',
       python: process.version,
     });
-    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-    return { id: res.body.computer_id as string, token: res.body.computer_token as string };
+    return { id: body.computer_id as string, token: body.computer_token as string };
   });
 }
+
+const isReset = (err: Error) => /ECONNRESET|EPIPE/.test(err.message);
 
 /** Each computer keeps one poll waiting; an answer with commands is reported, then it polls again. */
 class Pollers {
@@ -131,13 +52,17 @@ class Pollers {
   /** Answers that arrived before anyone asked for them (before the queue request's response). */
   private readonly seen = new Map<string, number>();
   private stopped = false;
-  answered = 0;
   resets = 0;
+  failure: Error | undefined;
+
+  constructor(private readonly client: Client) {}
 
   /** Starts the polls a hundred at a time: thousands of connects at once overflow the listen backlog. */
   async hold(computers: Computer[]) {
     for (let i = 0; i < computers.length; i += 100) {
-      for (const computer of computers.slice(i, i + 100)) void this.loop(computer);
+      for (const computer of computers.slice(i, i + 100)) {
+        this.loop(computer).catch((err: Error) => (this.failure ??= err));
+      }
       await sleep(100);
     }
   }
@@ -158,17 +83,16 @@ class Pollers {
 
   private async loop(computer: Computer) {
     while (!this.stopped) {
-      const res = await request('GET', `/computers/me/poll?wait=${POLL_WAIT_S}`, computer.token).catch((err: Error) => {
+      const res = await this.client.request('GET', `/computers/me/poll?wait=${POLL_WAIT_S}`, computer.token).catch((err: Error) => {
         if (this.stopped) return 'stopped' as const; // the server is shutting down
-        if (!/ECONNRESET|EPIPE/.test(err.message)) throw err;
+        if (!isReset(err)) throw err;
         this.resets++; // a connect the loaded server did not accept in time: poll again, like an agent
         return 'reset' as const;
       });
       const at = performance.now();
-      if (res === 'stopped') return;
+      if (res === 'stopped' || this.stopped) return;
       if (res === 'reset') continue;
-      if (res.status !== 200) throw new Error(`poll failed: ${res.status} ${JSON.stringify(res.body)}`);
-      this.answered++;
+      if (res.status !== 200) throw new Error(`poll answered ${res.status}: ${JSON.stringify(res.body)}`);
       for (const command of res.body.commands as Array<{ command_id: string }>) {
         const waiting = this.onCommand.get(command.command_id);
         if (waiting) waiting(at);
@@ -179,110 +103,75 @@ class Pollers {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-const ms = (n: number) => `${n.toFixed(2)} ms`;
+const mb = (bytes: number) => bytes / 1024 / 1024;
 
-/** The server as a child process on `dataDir`, spoken to over IPC (its port, its memory). */
-async function startServer(dataDir: string) {
-  const child = fork(fileURLToPath(import.meta.url), ['--server'], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
-    env: { ...process.env, BENCH_DATA_DIR: dataDir },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const messages: ServerMessage[] = [];
-  const waiters: Array<() => void> = [];
-  let stopping = false;
-  child.on('exit', (code, signal) => {
-    if (!stopping) console.error(`the server exited unexpectedly (code ${code}, signal ${signal})`);
-  });
-  child.on('message', (m: ServerMessage) => {
-    messages.push(m);
-    waiters.splice(0).forEach((w) => w());
-  });
-  const nextMessage = async (): Promise<ServerMessage> => {
-    while (messages.length === 0) await new Promise<void>((r) => waiters.push(r));
-    return messages.shift()!;
-  };
-  port = ((await nextMessage()) as { port: number }).port;
-  return {
-    async memory(gc: boolean) {
-      child.send(gc ? 'rss-after-gc' : 'rss');
-      return (await nextMessage()) as Memory;
-    },
-    async stop() {
-      stopping = true;
-      child.send('stop');
-      await new Promise((r) => child.once('exit', r));
-    },
-  };
-}
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-async function runClient() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mind-bench-'));
+export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions): Promise<Row[]> {
+  const place = await createDataPlace(kind);
+  let server = await startMindService(place);
+  let client = new Client(server.url);
   try {
-    // 1. Register every computer on a first server, so the measured server holds no garbage from it.
-    let server = await startServer(dataDir);
-    const user = await request('POST', '/register', undefined, { email: 'bench@example.com', password: 'correct horse' });
-    const mind = await request('POST', '/minds', user.body.jwt, { name: 'bench' });
-    const mindKey = mind.body.mind_key as string;
-    const started = performance.now();
-    const computers = await registerComputers(mindKey, RSS_POLLS);
-    console.log(`registered ${RSS_POLLS} computers in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const mind = await client.newMind('bench-computers');
+    const computers = await registerComputers(client, mind.mindKey, Math.max(opts.idlePolls, opts.latencyPolls));
+    client.close();
     await server.stop();
 
-    // 2. A fresh server process on the same data.
-    server = await startServer(dataDir);
-    const fresh = await server.memory(true);
-    const pollers = new Pollers();
-    const latencyComputers = computers.slice(0, LATENCY_POLLS);
+    server = await startMindService(place);
+    client = new Client(server.url);
+    const commander = new Client(server.url);
+    const freshRss = server.rssBytes();
+    const pollers = new Pollers(client);
+    const latencyComputers = computers.slice(0, opts.latencyPolls);
     await pollers.hold(latencyComputers);
-    await sleep(2000); // every poll is waiting now
+    await sleep(1000); // every poll is waiting now
 
-    // Latency: one command at a time, each to a different waiting computer, measured from sending
-    // the queue request to receiving the poll's answer on the agent's side.
+    // One command at a time, each to a different waiting computer, timed from sending the queue
+    // request to the agent receiving the poll's answer.
     const latencies: number[] = [];
-    const queueTimes: number[] = [];
-    for (let i = 0; i < COMMANDS; i++) {
+    for (let i = 0; i < opts.commands; i++) {
+      if (pollers.failure) throw pollers.failure;
       const computer = latencyComputers[i % latencyComputers.length]!;
       const t0 = performance.now();
-      const { body } = await request('POST', `/computers/${computer.id}/commands`, mindKey, { type: 'move', payload: { x: i % 1000, y: 1 } });
-      const queuedAt = performance.now();
-      const answeredAt = await pollers.expect(body.command_id);
-      latencies.push(answeredAt - t0);
-      queueTimes.push(queuedAt - t0);
-      if (i % latencyComputers.length === latencyComputers.length - 1) await sleep(200); // let re-polls settle before reusing computers
+      const queue = () => commander.ok('POST', `/computers/${computer.id}/commands`, mind.mindKey, { type: 'move', payload: { x: i % 1000, y: 1 } });
+      // A keep-alive socket the server closed while idle is reset before the request reached it.
+      const body = await queue().catch((err: Error) => (isReset(err) ? queue() : Promise.reject(err)));
+      latencies.push((await pollers.expect(body.command_id)) - t0);
+      if (i % latencyComputers.length === latencyComputers.length - 1) await sleep(200); // let the re-polls arrive before reusing computers
     }
-    latencies.sort((a, b) => a - b);
-    queueTimes.sort((a, b) => a - b);
+    const sorted = sortNumbers(latencies);
 
     // Memory: every computer holds an idle poll.
-    await pollers.hold(computers.slice(LATENCY_POLLS));
-    await sleep(5000);
-    const held = await server.memory(false);
-    const collected = await server.memory(true);
+    await pollers.hold(computers.slice(opts.latencyPolls, opts.idlePolls));
+    await sleep(3000);
+    if (pollers.failure) throw pollers.failure;
+    const heldRss = server.rssBytes();
     pollers.stop();
-    await server.stop();
+    commander.close();
 
-    const p50 = percentile(latencies, 50);
-    const p99 = percentile(latencies, 99);
-    const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-    console.log('');
-    console.log(`queue -> poll answer, ${COMMANDS} commands, ${LATENCY_POLLS} idle polls held:`);
-    console.log(`  p50 ${ms(p50)}  (target <= ${TARGETS.p50} ms)  ${verdict(p50 <= TARGETS.p50)}`);
-    console.log(`  p99 ${ms(p99)}  (target <= ${TARGETS.p99} ms)  ${verdict(p99 <= TARGETS.p99)}`);
-    console.log(`  max ${ms(latencies.at(-1)!)}; the queue request alone: p50 ${ms(percentile(queueTimes, 50))}, p99 ${ms(percentile(queueTimes, 99))}`);
-    if (pollers.resets) console.log(`(${pollers.resets} poll connections were reset while connecting and polled again)`);
-    console.log(`server RSS with ${RSS_POLLS} idle polls: ${mb(held.rss)} (target <= ${TARGETS.rssMb} MB)  ${verdict(held.rss / 1024 / 1024 <= TARGETS.rssMb)}`);
-    console.log(`  after a full GC: ${mb(collected.rss)} (V8 heap ${mb(collected.heapUsed)} used of ${mb(collected.heapTotal)}, external ${mb(collected.external)})`);
-    console.log(`  the fresh server before any poll: ${mb(fresh.rss)} (V8 heap ${mb(fresh.heapUsed)} used of ${mb(fresh.heapTotal)})`);
+    const p50 = percentile(sorted, 50);
+    const p99 = percentile(sorted, 99);
+    const label = `command dispatch, ${opts.latencyPolls.toLocaleString('en')} idle polls held`;
+    const resets = pollers.resets ? `; ${pollers.resets} poll connects reset and retried` : '';
+    return [
+      row(`${label}: p50`, kind, `${ms(p50)} (${opts.commands.toLocaleString('en')} commands, max ${ms(sorted.at(-1)!)})`, { p50_ms: p50, p99_ms: p99, max_ms: sorted.at(-1)! }, { op: '<=', value: TARGETS.p50, unit: 'ms' }, p50),
+      row(`${label}: p99`, kind, ms(p99), { p99_ms: p99 }, { op: '<=', value: TARGETS.p99, unit: 'ms' }, p99),
+      row(
+        `server RSS, ${opts.idlePolls.toLocaleString('en')} idle polls`,
+        kind,
+        `${mb(heldRss).toFixed(0)} MB (${mb(freshRss).toFixed(0)} MB before any poll${resets})`,
+        { rss_mb: mb(heldRss), fresh_rss_mb: mb(freshRss), resets: pollers.resets },
+        { op: '<=', value: TARGETS.rssMb, unit: 'MB' },
+        mb(heldRss),
+      ),
+    ];
   } finally {
-    agent.destroy();
-    rmSync(dataDir, { recursive: true, force: true });
+    client.close();
+    await server.stop();
+    await place.remove();
   }
-  process.exit(0);
 }
 
-if (process.argv.includes('--server')) await runServer();
-else await runClient();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows: Row[] = [];
+  for (const kind of databaseKinds()) rows.push(...(await benchComputers(kind, process.env.BENCH_QUICK ? COMPUTERS_QUICK : COMPUTERS_FULL)));
+  console.log(markdownTable(rows));
+}

@@ -1,149 +1,148 @@
 // Memory benchmark: recall latency over 100,000 memories in one mind, and POST /memory writes per second.
-// Run: node --import tsx bench/memories.ts   (MEMORIES=20000 for a quicker run)
-// The service runs in process on port 0 with production settings (no response validation, silent log).
-import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The memories are written straight into the database by this process (the store's own insert, in one
+// transaction: seconds instead of minutes over HTTP); the service in its child process then answers
+// recall over HTTP, timed one request at a time, and the writes with autocannon.
+//
+//   node --import tsx bench/memories.ts   (BENCH_QUICK=1 for 10,000 memories; DATABASE_URL: also PostgreSQL)
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
 import type { Memory } from '@mindservice/contract';
-import { createApp } from '../server/src/app.js';
+import autocannon from 'autocannon';
 import { loadConfig } from '../server/src/config.js';
+import { openDatabase } from '../server/src/db/database.js';
 import { newId } from '../server/src/lib/secrets.js';
 import { ContentCipher } from '../server/src/memories/crypto.js';
 import { MemoriesStore } from '../server/src/memories/store.js';
+import { Client } from './lib/client.js';
+import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
+import { createDataPlace, type DataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
+import { CATEGORIES, TextGenerator } from './lib/text.js';
 
-const TOTAL = Number(process.env.MEMORIES ?? 100_000);
-const QUERIES = Number(process.env.QUERIES ?? 500);
-const CATEGORIES = ['identity', 'preference', 'fact', 'project', 'skill', 'mistake', 'context', 'note'] as const;
-
-// Deterministic pseudo-random numbers, so runs compare.
-let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-
-// A 10,000-word vocabulary drawn with Zipf's law (as natural text is): a few words are very common.
-const VOCABULARY = Array.from({ length: 10_000 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36).slice(-3)}`);
-const zipfCumulative: number[] = [];
-{
-  const total = VOCABULARY.reduce((sum, _, i) => sum + 1 / (i + 1), 0);
-  let running = 0;
-  VOCABULARY.forEach((_, i) => zipfCumulative.push((running += 1 / (i + 1) / total)));
+export interface MemoriesOptions {
+  memories: number;
+  /** Timed recall requests per kind of query (four kinds). */
+  queriesPerKind: number;
+  writeSeconds: number;
 }
-function word(): string {
-  const r = random();
-  let lo = 0;
-  let hi = zipfCumulative.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (zipfCumulative[mid]! < r) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCABULARY[lo]!;
-}
-const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-const ms = (n: number) => `${n.toFixed(2)} ms`;
+export const MEMORIES_FULL: MemoriesOptions = { memories: 100_000, queriesPerKind: 250, writeSeconds: 5 };
+export const MEMORIES_QUICK: MemoriesOptions = { memories: 10_000, queriesPerKind: 50, writeSeconds: 1 };
+const TARGETS = { p50: 10, p99: 50, writes: 2000 };
 
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'mind-bench-'));
-  const config = loadConfig({ MIND_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0', MIND_BCRYPT_COST: '4' });
-  const service = await createApp(config);
-  const server = service.app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  // Seeding leaves the client's socket idle for a while: keep it open so fetch does not reuse a closed one.
-  server.keepAliveTimeout = 600_000;
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+/** Writes `total` memories into the mind through the store, in one transaction. Answers the seconds taken. */
+async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
+  const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
+  const db = openDatabase(config);
+  const store = new MemoriesStore(ContentCipher.fromConfig(config));
+  const started = performance.now();
+  const t0 = Date.now() - total * 1000;
   try {
-    const json = async (path: string, init: RequestInit & { body?: string }) => {
-      const res = await fetch(base + path, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
-      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<Record<string, unknown>>;
-    };
-    const { jwt } = (await json('/register', { method: 'POST', body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark' }) })) as { jwt: string };
-    const mind = (await json('/minds', { method: 'POST', body: JSON.stringify({ name: 'bench' }), headers: { authorization: `Bearer ${jwt}` } })) as {
-      id: string;
-      mind_key: string;
-    };
-    const auth = { authorization: `Bearer ${mind.mind_key}` };
-
-    // Seed through the store (same code path as the API's writes, minus HTTP), in transactions of 5,000.
-    const store = new MemoriesStore(ContentCipher.fromConfig(config));
-    const started = performance.now();
-    const t0 = Date.now() - TOTAL * 1000;
-    for (let done = 0; done < TOTAL; ) {
-      const batch: Memory[] = [];
-      for (let i = 0; i < 5000 && done < TOTAL; i++, done++) {
-        const at = new Date(t0 + done * 1000).toISOString();
-        batch.push({
-          id: newId(),
-          category: CATEGORIES[done % CATEGORIES.length]!,
-          key: done % 10 === 0 ? `key-${done}` : null,
-          content: sentence(15 + Math.floor(random() * 30)),
-          tags: [word(), word()],
-          verified: done % 20 === 0,
-          verified_at: done % 20 === 0 ? at : null,
-          source: null,
-          created_at: at,
-          updated_at: at,
-        });
+    await db.transaction(async (trx) => {
+      for (let done = 0; done < total; ) {
+        const batch: Memory[] = [];
+        for (let i = 0; i < 2000 && done < total; i++, done++) {
+          const at = new Date(t0 + done * 1000).toISOString();
+          const verified = done % 20 === 0;
+          batch.push({
+            id: newId(),
+            category: CATEGORIES[done % CATEGORIES.length]!,
+            key: done % 10 === 0 ? `key-${done}` : null,
+            content: text.sentence(),
+            tags: [text.word(), text.word()],
+            verified,
+            verified_at: verified ? at : null,
+            source: null,
+            created_at: at,
+            updated_at: at,
+          });
+        }
+        await store.insertMany(trx, mindId, batch);
       }
-      await service.ctx.db.transaction((trx) => store.insertMany(trx, mind.id, batch));
-    }
-    console.log(`seeded ${TOTAL.toLocaleString('en')} memories in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    });
+  } finally {
+    await db.destroy();
+  }
+  return (performance.now() - started) / 1000;
+}
 
-    // Recall: sequential requests over HTTP, each timed end to end.
-    const timeQueries = async (label: string, makeQuery: () => string) => {
-      for (let i = 0; i < 20; i++) await fetch(`${base}/memory/recall?${makeQuery()}`, { headers: auth }).then((r) => r.arrayBuffer()); // warm-up
+export async function benchMemories(kind: DatabaseKind, opts: MemoriesOptions): Promise<Row[]> {
+  const place = await createDataPlace(kind);
+  const server = await startMindService(place);
+  let client = new Client(server.url);
+  const text = new TextGenerator(42);
+  try {
+    const mind = await client.newMind('bench-memories');
+    const seedSeconds = await seed(place, mind.id, opts.memories, text);
+    // better-sqlite3 blocked this process while seeding: the server closed the idle keep-alive
+    // socket meanwhile and this process has not seen it yet. Start over with fresh sockets.
+    client.close();
+    client = new Client(server.url);
+
+    // Recall: sequential requests over HTTP, each timed end to end, four kinds of query.
+    const kinds: Record<string, () => string> = {
+      words: () => new URLSearchParams({ q: text.words(1 + Math.floor(text.random() * 3)) }).toString(),
+      word_category: () => new URLSearchParams({ q: text.word(), category: text.pick(CATEGORIES) }).toString(),
+      newest: () => '',
+      tag: () => new URLSearchParams({ tags: text.word() }).toString(),
+    };
+    const all: number[] = [];
+    const perKind: Record<string, number> = {};
+    let hits = 0;
+    for (const [name, query] of Object.entries(kinds)) {
+      for (let i = 0; i < 20; i++) await client.ok('GET', `/memory/recall?${query()}`, mind.mindKey, undefined, 200); // warm-up
       const times: number[] = [];
-      let hits = 0;
-      for (let i = 0; i < QUERIES; i++) {
+      for (let i = 0; i < opts.queriesPerKind; i++) {
         const t = performance.now();
-        const res = await fetch(`${base}/memory/recall?${makeQuery()}`, { headers: auth });
-        const body = (await res.json()) as { memories: unknown[] };
+        const body = await client.ok('GET', `/memory/recall?${query()}`, mind.mindKey, undefined, 200);
         times.push(performance.now() - t);
-        if (res.status !== 200) throw new Error(`recall answered ${res.status}`);
         hits += body.memories.length;
       }
-      times.sort((a, b) => a - b);
-      console.log(
-        `recall ${label}: p50 ${ms(percentile(times, 50))}, p90 ${ms(percentile(times, 90))}, p99 ${ms(percentile(times, 99))}, max ${ms(times.at(-1)!)} (${QUERIES} queries, ${(hits / QUERIES).toFixed(1)} hits each)`,
-      );
-      return times;
-    };
-    const words = (n: number) => Array.from({ length: n }, word).join(' ');
-    const all = [
-      ...(await timeQueries('q = 1..3 Zipf-distributed words', () => new URLSearchParams({ q: words(1 + Math.floor(random() * 3)) }).toString())),
-      ...(await timeQueries('q = 1 word + category filter', () => new URLSearchParams({ q: words(1), category: CATEGORIES[Math.floor(random() * 8)]! }).toString())),
-      ...(await timeQueries('no q (newest first)', () => '')),
-      ...(await timeQueries('no q, tag filter', () => new URLSearchParams({ tags: word() }).toString())),
-    ].sort((a, b) => a - b);
-    console.log(`recall overall: p50 ${ms(percentile(all, 50))}, p99 ${ms(percentile(all, 99))}  (targets: p50 <= 10 ms, p99 <= 50 ms)`);
+      const sorted = sortNumbers(times);
+      perKind[`${name}_p50_ms`] = percentile(sorted, 50);
+      perKind[`${name}_p99_ms`] = percentile(sorted, 99);
+      all.push(...times);
+    }
+    const sorted = sortNumbers(all);
+    const p50 = percentile(sorted, 50);
+    const p99 = percentile(sorted, 99);
+    const label = `recall over ${count(opts.memories)} memories`;
+    const byKind = Object.keys(kinds)
+      .map((name) => `${name.replace(/_/g, ' ')} ${perKind[`${name}_p50_ms`]!.toFixed(1)}/${perKind[`${name}_p99_ms`]!.toFixed(1)}`)
+      .join(', ');
+    const queries = `${count(all.length)} queries; p50/p99 ms by kind: ${byKind}; ${(hits / all.length).toFixed(1)} hits each; seeded in ${seedSeconds.toFixed(0)} s`;
 
-    // Writes: POST /memory over HTTP with autocannon, 10 connections, a different text each request.
-    const result = await autocannon({
-      url: `${base}/memory`,
-      method: 'POST',
+    // Writes: POST /memory with autocannon, 10 connections, a different text each request.
+    const write = {
+      url: `${server.url}/memory`,
+      method: 'POST' as const,
       connections: 10,
-      duration: 8,
-      headers: { ...auth, 'content-type': 'application/json' },
-      requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ category: 'note', content: sentence(25), tags: [word()] }) }) }],
-    });
-    const non2xx = result.non2xx + result.errors;
-    console.log(
-      `POST /memory: ${Math.round(result.requests.average).toLocaleString('en')} writes/s (p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${non2xx} errors or non-2xx)  (target: >= 2,000 writes/s)`,
-    );
+      headers: { Authorization: `Bearer ${mind.mindKey}`, 'Content-Type': 'application/json' },
+      requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ category: 'note', content: text.sentence(), tags: [text.word()] }) }) }],
+    };
+    await autocannon({ ...write, duration: 1 });
+    const result = await autocannon({ ...write, duration: opts.writeSeconds });
+    const failed = result.non2xx + result.errors + result.timeouts;
+    const writes = result.requests.average;
+    return [
+      row(`${label}: p50`, kind, `${ms(p50)} (${queries})`, { p50_ms: p50, p99_ms: p99, seed_s: seedSeconds, ...perKind }, { op: '<=', value: TARGETS.p50, unit: 'ms' }, p50),
+      row(`${label}: p99`, kind, ms(p99), { p99_ms: p99 }, { op: '<=', value: TARGETS.p99, unit: 'ms' }, p99),
+      row(
+        `POST /memory into ${count(opts.memories)} memories`,
+        kind,
+        `${count(writes)} writes/s (p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}${failed ? `, ${failed} failed` : ''})`,
+        { writes_per_s: writes, p50_ms: result.latency.p50, p99_ms: result.latency.p99, failed },
+        { op: '>=', value: TARGETS.writes, unit: 'writes/s' },
+        writes,
+      ),
+    ];
   } finally {
-    await new Promise((r) => server.close(r));
-    await service.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    client.close();
+    await server.stop();
+    await place.remove();
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows: Row[] = [];
+  for (const kind of databaseKinds()) rows.push(...(await benchMemories(kind, process.env.BENCH_QUICK ? MEMORIES_QUICK : MEMORIES_FULL)));
+  console.log(markdownTable(rows));
+}
