@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,7 +103,7 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     dir = mkdtempSync(join(tmpdir(), 'agent-e2e-'));
     x = await startX11Session(dir);
     svc = await startService();
-    server = svc.app.listen(0, '127.0.0.1');
+    server = createServer(svc.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     auth = bearer((await svc.mind()).mindKey);
@@ -227,7 +227,7 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     await new Promise((r) => server.close(r));
     await waitUntil(() => agent.log().includes('cannot poll the server'), 10_000, 'the agent noticed the server is down');
     const cid = await queue('type', { text: 'back again' }); // supertest reaches the app without the listener
-    server = svc.app.listen(port, '127.0.0.1');
+    server = createServer(svc.app).listen(port, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const command = await finished(cid);
     assert.equal(command.status, 'done');

@@ -1,7 +1,7 @@
 // Every example runs, with the command the README gives, against a live service and succeeds.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,7 +18,7 @@ describe('examples', { timeout: 180_000 }, () => {
 
   before(async () => {
     service = await startService();
-    server = service.app.listen(0, '127.0.0.1');
+    server = createServer(service.app).listen(0, '127.0.0.1');
     await new Promise<void>((r) => server.once('listening', () => r()));
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

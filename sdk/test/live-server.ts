@@ -1,4 +1,5 @@
 // A real Mind Service on a fresh SQLite file, listening on a free port, for the SDK to talk to over HTTP.
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startService, type TestService } from '../../server/test/harness.js';
 import { MindClient } from '../src/index.js';
@@ -15,7 +16,7 @@ export interface LiveServer {
 
 export async function startLiveServer(env: Record<string, string> = {}): Promise<LiveServer> {
   const service = await startService(env);
-  const server = service.app.listen(0, '127.0.0.1');
+  const server = createServer(service.app).listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // Fast retries so that a test never waits the production backoff.

@@ -1,17 +1,20 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contract } from '@mindservice/contract';
 import { createExpressEndpoints } from '@ts-rest/express';
-import express, { type Express } from 'express';
+import express from 'express';
 import pino, { type Logger } from 'pino';
+import proxyAddr from 'proxy-addr';
 import { accountsHandlers } from './accounts/handlers.js';
 import { computersHandlers } from './computers/handlers.js';
+import { isPollRequest, pollRoute } from './computers/poll-route.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
-import { authMiddleware } from './http/auth.js';
+import { createAuthenticator } from './http/auth.js';
 import { ApiError, errorMiddleware, notFoundMiddleware, sendError, validationError } from './http/errors.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
-import { requestLog } from './http/request-log.js';
+import { type RawRequest, requestLog } from './http/request-log.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
@@ -28,8 +31,8 @@ export interface AppOptions {
 }
 
 export interface MindApp {
-  /** The Express app; listen on it (main.ts) or hand it to supertest. */
-  app: Express;
+  /** The request listener: hand it to http.createServer (serve.ts) or to supertest. */
+  app: (req: IncomingMessage, res: ServerResponse) => void;
   ctx: AppContext;
   /** Starts a graceful shutdown: new requests get 503, waiting long-polls end; in-flight work goes on. */
   drain(): Promise<void>;
@@ -87,16 +90,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
-  app.use(requestLog(log));
-  app.use((req, res, next) => {
-    inFlight++;
-    res.once('close', () => inFlight--);
-    if (ctx.state === 'draining' && req.path !== '/health') {
-      res.setHeader('Connection', 'close');
-      return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
-    }
-    next();
-  });
   app.use(LARGE_BODY_PATHS, express.json({ limit: '25mb' }));
   app.use(express.json({ limit: '1mb' }));
   const docs = docsRouter();
@@ -111,20 +104,32 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     webhooks: webhooksHandlers(ctx),
     computers: computersHandlers(ctx),
   };
+  const auth = createAuthenticator(ctx);
   createExpressEndpoints(contract, router, app, {
     logInitialization: false,
     responseValidation: config.validateResponses,
     // ts-rest types its middleware per route; ours reads only the route metadata, which every route has.
-    globalMiddleware: [authMiddleware(ctx) as never],
+    globalMiddleware: [auth.middleware as never],
     requestValidationErrorHandler: (err, _req, _res, next) => next(validationError(err)),
   });
 
+  const unexpected = (err: unknown, req: RawRequest) => log.error({ req_id: req.requestId, err }, 'unexpected error');
   app.use(notFoundMiddleware);
-  app.use(
-    errorMiddleware((err, req) => {
-      log.error({ req_id: req.requestId, err }, 'unexpected error');
-    }),
-  );
+  app.use(errorMiddleware(unexpected));
+
+  const logRequest = requestLog(log, (req) => proxyAddr(req, app.get('trust proxy fn')));
+  const poll = pollRoute(ctx, auth, unexpected);
+  const handle = (req: RawRequest, res: ServerResponse) => {
+    logRequest(req, res);
+    inFlight++;
+    res.once('close', () => inFlight--);
+    if (ctx.state === 'draining' && req.url?.split('?')[0] !== '/health') {
+      res.setHeader('Connection', 'close');
+      return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
+    }
+    if (isPollRequest(req)) return poll(req, res);
+    app(req, res);
+  };
 
   try {
     await Promise.all(startup);
@@ -135,7 +140,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   ctx.state = 'ready';
   let closed: Promise<void> | undefined;
   return {
-    app,
+    app: handle,
     ctx,
     inFlight: () => inFlight,
     async drain() {

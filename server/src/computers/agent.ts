@@ -11,6 +11,7 @@ import {
   claimQueuedCommands,
   findCommand,
   findInstallCode,
+  hasQueuedCommands,
   insertComputer,
   touchActiveComputer,
   transitionCommand,
@@ -104,8 +105,13 @@ export class AgentService {
     }
   }
 
-  /** Undefined when the computer was disabled or deleted meanwhile: its poll ends empty. */
-  private claim(computerId: string) {
+  /**
+   * Undefined when the computer was disabled or deleted meanwhile: its poll ends empty. Most polls
+   * find nothing: those only touch and look, without a transaction (thousands of agents poll).
+   */
+  private async claim(computerId: string): Promise<PolledCommand[] | undefined> {
+    if (!(await touchActiveComputer(this.ctx.db, computerId, this.ctx.clock.now().toISOString()))) return undefined;
+    if (!(await hasQueuedCommands(this.ctx.db, computerId))) return [];
     return this.ctx.db.transaction(async (trx) => {
       const now = this.ctx.clock.now().toISOString();
       if (!(await touchActiveComputer(trx, computerId, now))) return undefined;

@@ -1,3 +1,5 @@
+import type { ServerResponse } from 'node:http';
+
 /** Why a wait ended. */
 export type WakeReason = 'woken' | 'timeout' | 'replaced' | 'aborted' | 'closed';
 
@@ -95,6 +97,15 @@ export class InProcessCommandBus implements CommandBus {
     for (const entry of [...this.polls.values()]) entry.finish('closed');
     for (const set of [...this.commandWaiters.values()]) for (const entry of [...set]) entry.finish('closed');
   }
+}
+
+/** Aborts when the client goes away before the answer was written (a long-poll or screenshot wait). */
+export function clientGone(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 /** Waits for the waiter, or stops waiting (`aborted`) when the client goes away. */

@@ -1,10 +1,9 @@
 import type { contract } from '@mindservice/contract';
-import type { Response } from 'express';
 import type { AppContext } from '../context.js';
 import { computerCaller as agentCaller, userOrMindCaller } from '../http/caller.js';
 import type { RouterImpl } from '../http/router.js';
 import { AgentService } from './agent.js';
-import { type CommandBus, InProcessCommandBus } from './bus.js';
+import { type CommandBus, clientGone, InProcessCommandBus } from './bus.js';
 import { PostgresCommandBus } from './pg-bus.js';
 import { commandFromBody, commandFromQuery } from './payloads.js';
 import { ComputersService } from './service.js';
@@ -13,7 +12,7 @@ import { type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
 const buses = new WeakMap<AppContext, CommandBus>();
 
 /** The service's one command bus (LISTEN/NOTIFY on PostgreSQL): waiting polls and screenshot requests end when it closes. */
-function busOf(ctx: AppContext): CommandBus {
+export function busOf(ctx: AppContext): CommandBus {
   let bus = buses.get(ctx);
   if (!bus) {
     if (ctx.config.databaseUrl) {
@@ -38,15 +37,6 @@ export const sweepComputerCommands = (ctx: AppContext): Promise<SweepCounts> => 
 
 const userSide = userOrMindCaller;
 const computerCaller = agentCaller;
-
-/** Aborts when the client goes away before the answer was written (a long-poll or screenshot wait). */
-function clientGone(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
-}
 
 export function computersHandlers(ctx: AppContext): RouterImpl<typeof contract.computers> {
   const bus = busOf(ctx);
@@ -82,6 +72,7 @@ export function computersHandlers(ctx: AppContext): RouterImpl<typeof contract.c
       return { status: 204, body: undefined };
     },
     registerComputer: async ({ body }) => ({ status: 201, body: await agent.register(body) }),
+    // Agents reach poll-route.ts before Express; this serves the rest (HEAD, a trailing slash).
     pollCommands: async ({ query, req, res }) => ({
       status: 200,
       body: await agent.poll(computerCaller(req), query.wait, clientGone(res)),

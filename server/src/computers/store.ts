@@ -212,6 +212,11 @@ export async function listCommands(conn: Conn, computerId: string, limit: number
  * On PostgreSQL the rows are locked (and rows another instance holds are skipped) so two polls can
  * never take the same command; SQLite serialises write transactions on its one connection.
  */
+/** Whether a command waits for this computer (a poll looks before it opens a transaction to claim). */
+export async function hasQueuedCommands(conn: Conn, computerId: string): Promise<boolean> {
+  return (await conn<CommandRow>('commands').where({ computer_id: computerId, status: 'queued' }).first('id')) !== undefined;
+}
+
 export async function claimQueuedCommands(conn: Conn, computerId: string, now: string, limit: number): Promise<Command[]> {
   let query = conn<CommandRow>('commands')
     .where({ computer_id: computerId, status: 'queued' })

@@ -1,4 +1,5 @@
 import type { AuthKind, RouteMetadata } from '@mindservice/contract';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import jwt from 'jsonwebtoken';
 import { userExists } from '../accounts/store.js';
@@ -33,16 +34,30 @@ export function signJwt(ctx: AppContext, userId: string): string {
   return jwt.sign({}, ctx.jwtSecret, { algorithm: 'HS256', subject: userId, expiresIn: '7d' });
 }
 
+/** What authentication reads of a request: Express's, or a bare node:http one (no query, no ip). */
+export interface CredentialSource {
+  headers: IncomingHttpHeaders;
+  query?: Request['query'];
+  ip?: string;
+}
+
+export interface Authenticator {
+  /** The caller, if the request carries credentials the route accepts; else an ApiError (401, 403, 429). */
+  authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, auth: AuthKind): Promise<Caller>;
+  /** The same as Express middleware: reads the route's metadata, puts the caller on the request. */
+  middleware(req: Request, res: Response, next: NextFunction): void;
+}
+
 /**
  * The one auth path: route metadata says which credentials a route takes, this checks them
  * and puts the caller on the request. No handler reads credentials itself.
  */
-export function authMiddleware(ctx: AppContext) {
+export function createAuthenticator(ctx: AppContext): Authenticator {
   const docs = `${ctx.config.publicUrl}/docs/getting-started/authentication`;
   const unauthorized = (hint: string) =>
     new ApiError(401, UNAUTHORIZED_MESSAGE, { docs, details: [{ path: 'headers.authorization', message: hint }] });
 
-  async function authenticate(req: Request, res: Response, accepts: CredentialKind[]): Promise<Caller> {
+  async function authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, accepts: CredentialKind[]): Promise<Caller> {
     const header = req.headers.authorization;
     let token: string | undefined;
     let fromQuery = false;
@@ -50,9 +65,9 @@ export function authMiddleware(ctx: AppContext) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       if (!match) throw unauthorized('expected `Authorization: Bearer <credential>`');
       token = match[1];
-    } else if (accepts.includes('mindKey') && req.query.key !== undefined) {
+    } else if (accepts.includes('mindKey') && req.query?.key !== undefined) {
       await applyKeyRateLimit(req, res);
-      if (typeof req.query.key !== 'string' || !req.query.key) throw unauthorized('the `key` query parameter must be one Mind Key');
+      if (typeof req.query?.key !== 'string' || !req.query.key) throw unauthorized('the `key` query parameter must be one Mind Key');
       token = req.query.key;
       fromQuery = true;
     }
@@ -90,7 +105,7 @@ export function authMiddleware(ctx: AppContext) {
     return { kind: 'user', userId };
   }
 
-  async function applyKeyRateLimit(req: Request, res: Response) {
+  async function applyKeyRateLimit(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>) {
     const result = await ctx.keyRateLimiter.hit(req.ip ?? 'unknown');
     res.setHeader('X-RateLimit-Limit', String(result.limit));
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
@@ -100,19 +115,22 @@ export function authMiddleware(ctx: AppContext) {
     }
   }
 
-  return (req: Request, res: Response, next: NextFunction) => {
-    const metadata = (req as Request & { tsRestRoute: { metadata: RouteMetadata } }).tsRestRoute.metadata;
-    const accepts = ACCEPTS[metadata.auth];
-    if (accepts.length === 0) {
-      req.caller = { kind: 'anonymous' };
-      return next();
-    }
-    authenticate(req, res, accepts).then(
-      (caller) => {
-        req.caller = caller;
-        next();
-      },
-      next,
-    );
+  return {
+    authenticate: (req, res, auth) => authenticate(req, res, ACCEPTS[auth]),
+    middleware(req, res, next) {
+      const metadata = (req as Request & { tsRestRoute: { metadata: RouteMetadata } }).tsRestRoute.metadata;
+      const accepts = ACCEPTS[metadata.auth];
+      if (accepts.length === 0) {
+        req.caller = { kind: 'anonymous' };
+        return next();
+      }
+      authenticate(req, res, accepts).then(
+        (caller) => {
+          req.caller = caller;
+          next();
+        },
+        next,
+      );
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ErrorObject } from '@mindservice/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
@@ -37,6 +37,8 @@ export class ApiError extends Error {
   }
 }
 
+export const internalError = () => new ApiError(500, 'Internal server error. The request id identifies it in the server log.');
+
 export function errorBody(statusCode: number, message: string, extra: ApiError['extra'] = {}): ErrorObject {
   const body: ErrorObject = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
   if (extra.docs) body.docs = extra.docs;
@@ -44,10 +46,19 @@ export function errorBody(statusCode: number, message: string, extra: ApiError['
   return body;
 }
 
-export function sendError(res: Response, error: ApiError) {
+/** Writes a JSON answer with node:http alone, so the long-poll route (served before Express) shares it. */
+export function sendJson(res: ServerResponse, statusCode: number, body: unknown) {
+  const json = JSON.stringify(body);
+  res.statusCode = statusCode;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
+}
+
+export function sendError(res: ServerResponse, error: ApiError) {
   if (res.headersSent) return void res.end();
   for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
-  res.status(error.statusCode).json(errorBody(error.statusCode, error.message, error.extra));
+  sendJson(res, error.statusCode, errorBody(error.statusCode, error.message, error.extra));
 }
 
 function zodDetails(location: string, error: ZodError): ErrorDetail[] {
@@ -103,7 +114,7 @@ export function errorMiddleware(onUnexpected: (err: unknown, req: Request) => vo
       return sendError(res, new ApiError(parserError.status, parserError.message ?? 'Bad request'));
     }
     onUnexpected(err, req);
-    sendError(res, new ApiError(500, 'Internal server error. The request id identifies it in the server log.'));
+    sendError(res, internalError());
   };
 }
 

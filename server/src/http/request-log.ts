@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -7,19 +7,25 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
 /** Mind Keys in URLs never reach a log line. */
 export const redactUrl = (url: string) => url.replace(/([?&]key=)[^&#]*/gi, '$1[redacted]');
 
-/** Gives every request an id (kept from X-Request-Id when sane), echoes it, and logs one line per response. */
-export function requestLog(log: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
+/** A request as it arrives, before Express (the long-poll route never reaches Express). */
+export type RawRequest = IncomingMessage & { requestId?: string };
+
+/**
+ * Gives every request an id (kept from X-Request-Id when sane), echoes it, and logs one line per
+ * response. `ipOf` applies the trust-proxy setting.
+ */
+export function requestLog(log: Logger, ipOf: (req: IncomingMessage) => string) {
+  return (req: RawRequest, res: ServerResponse) => {
     const incoming = req.headers['x-request-id'];
-    req.requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader('X-Request-Id', req.requestId);
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { req_id: req.requestId, method: req.method, url: redactUrl(req.originalUrl), status: res.statusCode, ms: Math.round(ms * 10) / 10, ip: req.ip };
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    req.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = performance.now();
+    res.once('finish', () => {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const line = { req_id: requestId, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms, ip: ipOf(req) };
       if (res.statusCode >= 500) log.error(line, 'request failed');
       else log.info(line, 'request');
     });
-    next();
   };
 }
