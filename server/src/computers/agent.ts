@@ -89,11 +89,12 @@ export class AgentService {
    */
   async poll(computer: AgentCaller, waitSeconds = POLL_DEFAULT_WAIT_S, signal?: AbortSignal): Promise<{ commands: PolledCommand[] }> {
     const deadline = Date.now() + waitSeconds * 1000;
+    let woken = false;
     for (;;) {
       const remaining = deadline - Date.now();
       // Subscribed before looking, so a command queued in between still wakes this poll.
       const waiter = remaining > 0 ? this.bus.waitForComputer(computer.computerId, remaining) : undefined;
-      const claimed = signal?.aborted ? undefined : await this.claim(computer.computerId).catch((err) => {
+      const claimed = signal?.aborted ? undefined : await this.claim(computer.computerId, woken).catch((err) => {
         waiter?.cancel();
         throw err;
       });
@@ -102,16 +103,20 @@ export class AgentService {
         return { commands: claimed ?? [] };
       }
       if ((await waitUnlessAborted(waiter, signal)) !== 'woken') return { commands: [] };
+      woken = true;
     }
   }
 
   /**
-   * Undefined when the computer was disabled or deleted meanwhile: its poll ends empty. Most polls
-   * find nothing: those only touch and look, without a transaction (thousands of agents poll).
+   * Undefined when the computer was disabled or deleted meanwhile: its poll ends empty. A poll
+   * arriving usually finds nothing: it only touches and looks, without a transaction (thousands of
+   * agents poll). A woken poll expects a command and claims at once.
    */
-  private async claim(computerId: string): Promise<PolledCommand[] | undefined> {
-    if (!(await touchActiveComputer(this.ctx.db, computerId, this.ctx.clock.now().toISOString()))) return undefined;
-    if (!(await hasQueuedCommands(this.ctx.db, computerId))) return [];
+  private async claim(computerId: string, woken: boolean): Promise<PolledCommand[] | undefined> {
+    if (!woken) {
+      if (!(await touchActiveComputer(this.ctx.db, computerId, this.ctx.clock.now().toISOString()))) return undefined;
+      if (!(await hasQueuedCommands(this.ctx.db, computerId))) return [];
+    }
     return this.ctx.db.transaction(async (trx) => {
       const now = this.ctx.clock.now().toISOString();
       if (!(await touchActiveComputer(trx, computerId, now))) return undefined;
