@@ -108,4 +108,32 @@ export const memoriesMigrations: Migration[] = [
       await db.schema.dropTable('memories');
     },
   },
+  {
+    // SQLite only. Ranking reads, for every memory matching a word, whether it is verified (the
+    // boost), its category (a filter) and its page order (updated_at, id). From `memories` that is a
+    // lookup into a wide table per match; this narrow copy of the indexed (non-credentials)
+    // memories, keyed like the index by seq, makes it a cheap one. The store keeps it in step in the
+    // transaction of every change; the trigger removes rows of deleted memories, including those
+    // removed by ON DELETE CASCADE. PostgreSQL ranks from the memories row itself.
+    name: '0510_memories_rank',
+    async up(db) {
+      if (isPostgres(db)) return;
+      await db.raw(`CREATE TABLE memories_rank (
+        seq INTEGER PRIMARY KEY,
+        id VARCHAR(36) NOT NULL,
+        category VARCHAR(16) NOT NULL,
+        verified BOOLEAN NOT NULL,
+        updated_at VARCHAR(30) NOT NULL)`);
+      await db.raw(`INSERT INTO memories_rank (seq, id, category, verified, updated_at)
+        SELECT seq, id, category, verified, updated_at FROM memories WHERE category != 'credentials'`);
+      await db.raw(`CREATE TRIGGER memories_rank_delete AFTER DELETE ON memories BEGIN
+        DELETE FROM memories_rank WHERE seq = old.seq;
+      END`);
+    },
+    async down(db) {
+      if (isPostgres(db)) return;
+      await db.raw('DROP TRIGGER IF EXISTS memories_rank_delete');
+      await db.raw('DROP TABLE IF EXISTS memories_rank');
+    },
+  },
 ];

@@ -7,6 +7,7 @@ import { newId } from '../lib/secrets.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import { searchWords } from './search-text.js';
 import { type MemoriesStore, type RecallFilter } from './store.js';
+import { WriteBatcher } from './write-batch.js';
 
 export const REDACTED = '[redacted]';
 const DEFAULT_LIMIT = 20;
@@ -37,10 +38,15 @@ const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every(
 const uniqueTags = (tags: string[]) => [...new Set(tags)];
 
 export class MemoriesService {
+  /** Every memory write goes through it (on SQLite, concurrent writes share one COMMIT). */
+  private readonly writes: WriteBatcher;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly store: MemoriesStore,
-  ) {}
+  ) {
+    this.writes = new WriteBatcher(ctx.db);
+  }
 
   private now() {
     return this.ctx.clock.now().toISOString();
@@ -52,7 +58,7 @@ export class MemoriesService {
     // goes round again, now finding the winner's memory and updating it.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.ctx.db.transaction((trx) => this.storeIn(trx, mindId, body));
+        return await this.writes.run((trx) => this.storeIn(trx, mindId, body));
       } catch (err) {
         if (attempt >= 2 || !isUniqueViolation(err)) throw err;
       }
@@ -91,7 +97,7 @@ export class MemoriesService {
 
   async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
     try {
-      return await this.ctx.db.transaction(async (trx) => {
+      return await this.writes.run(async (trx) => {
         const existing = await this.store.find(trx, mindId, id);
         if (!existing) throw ApiError.notFound('Memory');
         const category = body.category ?? existing.category;
@@ -143,7 +149,7 @@ export class MemoriesService {
   }
 
   async delete(mindId: string, id: string): Promise<void> {
-    await this.ctx.db.transaction(async (trx) => {
+    await this.writes.run(async (trx) => {
       const existing = await this.store.find(trx, mindId, id);
       if (!existing) throw ApiError.notFound('Memory');
       await this.store.delete(trx, mindId, id);
@@ -187,7 +193,7 @@ export class MemoriesService {
     if (caller.kind === 'mind') {
       throw ApiError.forbidden(`${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`);
     }
-    return this.ctx.db.transaction(async (trx) => {
+    return this.writes.run(async (trx) => {
       const found = await this.store.findWithOwner(trx, id);
       if (!found || found.userId !== caller.userId) throw ApiError.notFound('Memory');
       const { memory, mindId } = found;

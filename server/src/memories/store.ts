@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { type Conn, isPostgres } from '../db/database.js';
 import { cipherBinding, type ContentCipher } from './crypto.js';
 import { indexedText, mindPrefix, searchWords } from './search-text.js';
+import { deferredIndexWrites } from './write-batch.js';
 
 interface MemoryRow {
   seq: number;
@@ -26,6 +27,34 @@ const prefixed = (alias: string) => COLUMNS.map((c) => `${alias}.${c}`);
 
 /** A verified memory's relevance is multiplied by this, so it outranks an equal unverified one. */
 export const VERIFIED_BOOST = 1.5;
+
+/**
+ * SQLite: a word in at least half of all indexed memories gets an IDF of at most 0 in BM25, which
+ * FTS5 raises to 1e-6, a millionth of an ordinary word's weight; scoring it still costs a BM25
+ * evaluation for every memory that holds it (about 40 ms for a word in 95,000 memories). Once it is
+ * also in at least this many memories, recall gives it weight 0 (see recallSqlite). Below, scoring
+ * it costs under a millisecond and FTS5's scores stand as they are.
+ */
+export const COMMON_WORD_MIN_MEMORIES = 1000;
+
+const MEMORY_INSERT_COLUMNS = ['id', 'mind_id', 'category', 'key', 'content', 'content_encrypted', 'tags', 'verified', 'verified_at', 'source', 'created_at', 'updated_at'] as const;
+
+interface SqliteConnection {
+  prepare(sql: string): { run(...params: unknown[]): { lastInsertRowid: number | bigint } };
+}
+
+/**
+ * The better-sqlite3 connection of a SQLite transaction (the database's prepared-statement cache
+ * keeps its statements): for the few statements of a write, knex's query building costs more than
+ * running them. Only inside a transaction, which holds the connection (SQLite has one).
+ */
+async function sqliteConnection(conn: Conn): Promise<SqliteConnection> {
+  if (!conn.isTransaction) throw new Error('sqliteConnection needs a transaction');
+  return (await conn.client.acquireConnection()) as SqliteConnection;
+}
+
+/** The ranking columns of memories, as memories_rank holds them (migration 0510). */
+const RANK_COPY = '(seq, id, category, verified, updated_at) SELECT seq, id, category, verified, updated_at FROM memories';
 
 /** Where the previous page ended, in the page order (score, then updated_at, then id, all descending). */
 export interface PagePosition {
@@ -88,9 +117,29 @@ export class MemoriesStore {
   }
 
   async insert(conn: Conn, mindId: string, memory: Memory): Promise<void> {
-    await conn('memories').insert(this.toRow(mindId, memory));
-    await insertTags(conn, mindId, memory);
-    await addToSearchIndex(conn, mindId, [memory]);
+    if (isPostgres(conn)) {
+      // The row carries its own search vector: written with it, one statement.
+      const vector = memory.category === 'credentials' ? null : conn.raw(`to_tsvector('simple', ?)`, [postgresSearchText(memory)]);
+      await conn('memories').insert({ ...this.toRow(mindId, memory), search_vector: vector });
+      await insertTags(conn, mindId, memory);
+      return;
+    }
+    // The hot path of POST /memory: prepared statements straight on the transaction's connection.
+    const sqlite = await sqliteConnection(conn);
+    const row = this.toRow(mindId, memory);
+    const seq = Number(
+      sqlite
+        .prepare(`INSERT INTO memories (${MEMORY_INSERT_COLUMNS.join(', ')}) VALUES (${MEMORY_INSERT_COLUMNS.map(() => '?').join(', ')})`)
+        .run(...MEMORY_INSERT_COLUMNS.map((c) => (c === 'verified' ? Number(row.verified) : row[c]))).lastInsertRowid,
+    );
+    const insertTag = sqlite.prepare('INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) VALUES (?, ?, ?, ?)');
+    for (const tag of new Set(memory.tags)) insertTag.run(memory.id, mindId, tag, memory.updated_at);
+    if (memory.category !== 'credentials') {
+      sqlite
+        .prepare('INSERT INTO memories_rank (seq, id, category, verified, updated_at) VALUES (?, ?, ?, ?, ?)')
+        .run(seq, memory.id, memory.category, Number(memory.verified), memory.updated_at);
+    }
+    await addToSearchIndex(conn, mindId, [memory], new Map([[memory.id, seq]]));
   }
 
   /** Inserts many at once (import, benchmark seeding); the caller runs it in a transaction. */
@@ -100,6 +149,10 @@ export class MemoriesStore {
       await conn('memories').insert(chunk.map((m) => this.toRow(mindId, m)));
       const tags = chunk.flatMap((m) => [...new Set(m.tags)].map((tag) => ({ memory_id: m.id, mind_id: mindId, tag, updated_at: m.updated_at })));
       for (let j = 0; j < tags.length; j += 300) await conn('memory_tags').insert(tags.slice(j, j + 300));
+      if (!isPostgres(conn)) {
+        const ids = chunk.map((m) => m.id);
+        await conn.raw(`INSERT INTO memories_rank ${RANK_COPY} WHERE id IN (${ids.map(() => '?').join(', ')}) AND category != 'credentials'`, ids);
+      }
       await addToSearchIndex(conn, mindId, chunk);
     }
   }
@@ -107,10 +160,16 @@ export class MemoriesStore {
   /** Writes every field of the memory (merged by the service); false if it is not the mind's. */
   async update(conn: Conn, mindId: string, memory: Memory): Promise<boolean> {
     const { id, mind_id: _mind, created_at: _created, ...fields } = this.toRow(mindId, memory);
-    const changed = await conn('memories').where({ id, mind_id: mindId }).update(fields);
+    const postgres = isPostgres(conn);
+    // PostgreSQL: the row's search vector changes with it, in the same statement.
+    const vector = memory.category === 'credentials' ? null : conn.raw(`to_tsvector('simple', ?)`, [postgresSearchText(memory)]);
+    const changed = await conn('memories').where({ id, mind_id: mindId }).update(postgres ? { ...fields, search_vector: vector } : fields);
     if (!changed) return false;
     await conn('memory_tags').where({ memory_id: id }).delete();
     await insertTags(conn, mindId, memory);
+    if (postgres) return true;
+    await conn.raw('DELETE FROM memories_rank WHERE seq = (SELECT seq FROM memories WHERE id = ?)', [id]);
+    if (memory.category !== 'credentials') await conn.raw(`INSERT INTO memories_rank ${RANK_COPY} WHERE id = ?`, [id]);
     await removeFromSearchIndex(conn, id);
     await addToSearchIndex(conn, mindId, [memory]);
     return true;
@@ -160,6 +219,7 @@ export class MemoriesStore {
    */
   async recall(conn: Conn, mindId: string, filter: RecallFilter, limit: number, after?: PagePosition): Promise<RecallRow[]> {
     const ranked = filter.words.length > 0 && filter.category !== 'credentials';
+    if (ranked && !isPostgres(conn)) return this.recallSqlite(conn, mindId, filter, limit, after);
     const query = ranked ? this.rankedQuery(conn, mindId, filter) : this.recencyQuery(conn, mindId, filter);
     const page = conn.from(query.as('hits')).select('*');
     if (after) {
@@ -174,28 +234,96 @@ export class MemoriesStore {
     return rows.map((row) => ({ memory: this.toMemory(row), score: Number(row.score) }));
   }
 
-  /**
-   * Full-text ranking, the dialect branch of search. SQLite: FTS5 with BM25 (negative, lower is
-   * better, so it is negated); the mind prefix on every word restricts the search to the mind.
-   */
+  /** Full-text ranking on PostgreSQL: ts_rank over the row's tsvector (SQLite: recallSqlite). */
   private rankedQuery(conn: Conn, mindId: string, filter: RecallFilter): Knex.QueryBuilder {
     const boost = `(CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END)`;
-    if (isPostgres(conn)) {
-      // Words are letters and digits only (searchWords), so they are safe as tsquery terms.
-      // float8 keeps the score exact across a cursor's round trip.
-      const tsquery = filter.words.join(' | ');
-      const query = conn('memories as m')
-        .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [tsquery])
-        .select(...prefixed('m'), conn.raw(`ts_rank(m.search_vector, to_tsquery('simple', ?))::float8 * ${boost} AS score`, [tsquery]));
-      return applyFilters(conn, query, mindId, filter);
-    }
-    const prefix = mindPrefix(mindId);
-    const match = filter.words.map((w) => `"${prefix}${w}"`).join(' OR ');
-    const query = conn('memories_fts')
-      .join('memories as m', 'm.seq', 'memories_fts.rowid')
-      .whereRaw('memories_fts MATCH ?', [match])
-      .select(...prefixed('m'), conn.raw(`-bm25(memories_fts) * ${boost} AS score`));
+    // Words are letters and digits only (searchWords), so they are safe as tsquery terms.
+    // float8 keeps the score exact across a cursor's round trip.
+    const tsquery = filter.words.join(' | ');
+    const query = conn('memories as m')
+      .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [tsquery])
+      .select(...prefixed('m'), conn.raw(`ts_rank(m.search_vector, to_tsquery('simple', ?))::float8 * ${boost} AS score`, [tsquery]));
     return applyFilters(conn, query, mindId, filter);
+  }
+
+  /**
+   * Ranked recall on SQLite: FTS5 with BM25 (negative, lower is better, so it is negated), times
+   * the verified boost; the mind prefix on every indexed word restricts the search to the mind.
+   * Common words (COMMON_WORD_MIN_MEMORIES) get weight 0: the memories holding one of the other
+   * words come first, ranked by BM25 over those words; then, with score 0 and newest first, those
+   * that hold only common words. A q of only common words thus lists its matches newest first.
+   */
+  private async recallSqlite(conn: Conn, mindId: string, filter: RecallFilter, limit: number, after?: PagePosition): Promise<RecallRow[]> {
+    const { ranked, common } = await splitCommonWords(conn, mindPrefix(mindId), filter.words);
+    const inTail = after !== undefined && after.score <= 0;
+    const rows = ranked.length > 0 && !inTail ? await this.bm25Page(conn, mindId, filter, ranked, limit, after) : [];
+    if (rows.length < limit && common.length > 0) {
+      rows.push(...(await this.commonWordsPage(conn, mindId, filter, common, ranked, limit - rows.length, inTail ? after : undefined)));
+    }
+    return rows;
+  }
+
+  /**
+   * One page ranked by BM25. BM25 has to be computed for every memory holding a word; the ranking
+   * columns come from the narrow memories_rank (seq, id, category, verified, updated_at) and only
+   * the page's rows are read from memories.
+   */
+  private async bm25Page(conn: Conn, mindId: string, filter: RecallFilter, words: string[], limit: number, after?: PagePosition) {
+    const params: Knex.RawBinding[] = [matchAny(mindPrefix(mindId), words)];
+    const conditions = sqliteFilters(filter, 'r', params);
+    let position = '';
+    if (after) {
+      position = 'WHERE score < ? OR (score = ? AND (updated_at < ? OR (updated_at = ? AND id < ?)))';
+      params.push(after.score, after.score, after.updatedAt, after.updatedAt, after.id);
+    }
+    params.push(limit, mindId);
+    const rows = (await conn.raw(
+      `WITH hits AS MATERIALIZED (
+         SELECT * FROM (
+           SELECT r.seq, r.updated_at, r.id, -bm25(memories_fts) * (CASE WHEN r.verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score
+           FROM memories_fts JOIN memories_rank r ON r.seq = memories_fts.rowid
+           WHERE memories_fts MATCH ?${conditions.map((c) => ` AND ${c}`).join('')}
+         ) ${position}
+         ORDER BY score DESC, updated_at DESC, id DESC LIMIT ?)
+       SELECT ${SQLITE_COLUMNS}, hits.score AS score FROM hits CROSS JOIN memories m ON m.seq = hits.seq
+       WHERE m.mind_id = ? ORDER BY hits.score DESC, hits.updated_at DESC, hits.id DESC`,
+      params,
+    )) as Array<ReadRow & { score: number }>;
+    return rows.map((row) => ({ memory: this.toMemory(row), score: Number(row.score) }));
+  }
+
+  /**
+   * Newest first, score 0: the memories holding one of the common words and none of the ranked
+   * ones. Common words are in at least half of the indexed memories, so walking the newest (after
+   * the filters) and checking each in the index finds a page quickly; if the newest 400 do not
+   * fill it, the matches are collected from the index instead (slower, but bounded by the index).
+   */
+  private async commonWordsPage(conn: Conn, mindId: string, filter: RecallFilter, common: string[], ranked: string[], limit: number, after?: PagePosition) {
+    const prefix = mindPrefix(mindId);
+    const run = async (window: boolean) => {
+      const params: Knex.RawBinding[] = [mindId];
+      const conditions = [filter.category ? 'm.category = ?' : "m.category != 'credentials'", ...sqliteFilters({ ...filter, category: undefined }, 'm', params)];
+      if (filter.category) params.splice(1, 0, filter.category);
+      if (after) {
+        conditions.push('(m.updated_at < ? OR (m.updated_at = ? AND m.id < ?))');
+        params.push(after.updatedAt, after.updatedAt, after.id);
+      }
+      const holds = window ? 'EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = m.seq)' : 'm.seq IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)';
+      const lacks = window
+        ? 'NOT EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = m.seq)'
+        : 'm.seq NOT IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)';
+      const match = [holds, ...(ranked.length > 0 ? [lacks] : [])];
+      const matchParams = [matchAny(prefix, common), ...(ranked.length > 0 ? [matchAny(prefix, ranked)] : [])];
+      const order = 'ORDER BY m.updated_at DESC, m.id DESC';
+      const where = `m.mind_id = ?${conditions.map((c) => ` AND ${c}`).join('')}`;
+      const sql = window
+        ? `SELECT ${SQLITE_COLUMNS}, 0 AS score FROM (SELECT m.* FROM memories m WHERE ${where} ${order} LIMIT 400) m WHERE ${match.join(' AND ')} ${order} LIMIT ?`
+        : `SELECT ${SQLITE_COLUMNS}, 0 AS score FROM memories m WHERE ${where} AND ${match.join(' AND ')} ${order} LIMIT ?`;
+      return (await conn.raw(sql, [...params, ...matchParams, limit])) as Array<ReadRow & { score: number }>;
+    };
+    let rows = await run(true);
+    if (rows.length < limit) rows = await run(false);
+    return rows.map((row) => ({ memory: this.toMemory(row), score: 0 }));
   }
 
   private recencyQuery(conn: Conn, mindId: string, filter: RecallFilter): Knex.QueryBuilder {
@@ -246,37 +374,119 @@ export class MemoriesStore {
  * Writes the index rows of memories already inserted (credentials are never indexed), in the
  * caller's transaction. The delete trigger of the migration removes them again.
  */
-async function addToSearchIndex(conn: Conn, mindId: string, memories: Memory[]) {
+async function addToSearchIndex(conn: Conn, mindId: string, memories: Memory[], knownSeqs?: Map<string, number>) {
   const indexed = memories.filter((m) => m.category !== 'credentials');
   if (indexed.length === 0) return;
   if (isPostgres(conn)) {
     // The row itself carries its vector; minds are kept apart by the mind_id filter of every search.
     for (const m of indexed) {
-      const words = [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
-      await conn('memories').where({ id: m.id }).update({ search_vector: conn.raw(`to_tsvector('simple', ?)`, [words]) });
+      await conn('memories').where({ id: m.id }).update({ search_vector: conn.raw(`to_tsvector('simple', ?)`, [postgresSearchText(m)]) });
     }
     return;
   }
-  const seqs = new Map<string, number>();
-  const rows = (await conn('memories').whereIn('id', indexed.map((m) => m.id)).select('id', 'seq')) as Array<{ id: string; seq: number }>;
-  rows.forEach((r) => seqs.set(r.id, r.seq));
+  let seqs = knownSeqs;
+  if (!seqs) {
+    const rows = (await conn('memories').whereIn('id', indexed.map((m) => m.id)).select('id', 'seq')) as Array<{ id: string; seq: number }>;
+    seqs = new Map(rows.map((r) => [r.id, r.seq]));
+  }
   const prefix = mindPrefix(mindId);
-  await conn('memories_fts').insert(
-    indexed.map((m) => ({
-      rowid: seqs.get(m.id),
-      key: indexedText(prefix, m.key ?? ''),
-      content: indexedText(prefix, m.content),
-      tags: indexedText(prefix, m.tags.join(' ')),
-    })),
-  );
-}
-
-async function removeFromSearchIndex(conn: Conn, memoryId: string) {
-  if (isPostgres(conn)) {
-    await conn('memories').where({ id: memoryId }).update({ search_vector: null });
+  const entries = indexed.map((m) => ({
+    rowid: seqs.get(m.id)!,
+    key: indexedText(prefix, m.key ?? ''),
+    content: indexedText(prefix, m.content),
+    tags: indexedText(prefix, m.tags.join(' ')),
+  }));
+  const deferred = deferredIndexWrites(conn);
+  if (deferred) {
+    // Written at the end of the batch, when the memory may have been deleted by a later write of
+    // the same batch (its delete trigger found nothing to remove yet): only if it still exists.
+    for (const e of entries) {
+      deferred.push(async (trx) =>
+        (await sqliteConnection(trx))
+          .prepare('INSERT INTO memories_fts (rowid, key, content, tags) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE seq = ?)')
+          .run(e.rowid, e.key, e.content, e.tags, e.rowid),
+      );
+    }
     return;
   }
-  await conn.raw('DELETE FROM memories_fts WHERE rowid = (SELECT seq FROM memories WHERE id = ?)', [memoryId]);
+  await conn('memories_fts').insert(entries);
+}
+
+/** PostgreSQL: the normalised words of key, content and tags (the same words SQLite indexes). */
+const postgresSearchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
+
+/** SQLite (on PostgreSQL the row's vector is rewritten with the row). */
+async function removeFromSearchIndex(conn: Conn, memoryId: string) {
+  const remove = (c: Conn) => c.raw('DELETE FROM memories_fts WHERE rowid = (SELECT seq FROM memories WHERE id = ?)', [memoryId]);
+  const deferred = deferredIndexWrites(conn);
+  if (deferred) deferred.push(remove);
+  else await remove(conn);
+}
+
+const SQLITE_COLUMNS = COLUMNS.map((c) => `m."${c}"`).join(', ');
+
+/** An FTS5 query for any of the words, each a quoted term with the mind's prefix (never FTS5 syntax). */
+const matchAny = (prefix: string, words: string[]) => words.map((w) => `"${prefix}${w}"`).join(' OR ');
+
+/** The recall filters as SQLite conditions on `alias` (memories or memories_rank: both have id, category, verified, updated_at, seq). */
+function sqliteFilters(filter: RecallFilter, alias: string, params: Knex.RawBinding[]): string[] {
+  const conditions: string[] = [];
+  if (filter.category) {
+    conditions.push(`${alias}.category = ?`);
+    params.push(filter.category);
+  }
+  if (filter.key !== undefined) {
+    conditions.push(`EXISTS (SELECT 1 FROM memories k WHERE k.seq = ${alias}.seq AND k."key" = ?)`);
+    params.push(filter.key);
+  }
+  if (filter.verified !== undefined) {
+    conditions.push(`${alias}.verified = ?`);
+    params.push(filter.verified ? 1 : 0);
+  }
+  if (filter.since) {
+    conditions.push(`${alias}.updated_at >= ?`);
+    params.push(filter.since);
+  }
+  for (const tag of filter.tags) {
+    conditions.push(`EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = ${alias}.id AND t.tag = ?)`);
+    params.push(tag);
+  }
+  return conditions;
+}
+
+/**
+ * Splits the words of a SQLite search into those ranked by BM25 and the common ones: in at least
+ * half of all indexed memories (where FTS5's BM25 gives them an IDF of 1e-6) and in at least
+ * COMMON_WORD_MIN_MEMORIES. The number of indexed memories is FTS5's own row count, the first
+ * varint of its averages record; a word's count stops at the threshold.
+ */
+async function splitCommonWords(conn: Conn, prefix: string, words: string[]): Promise<{ ranked: string[]; common: string[] }> {
+  const [averages] = (await conn.raw('SELECT block FROM memories_fts_data WHERE id = 1')) as Array<{ block: Buffer }>;
+  const indexed = averages ? readVarint(averages.block) : 0;
+  const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(indexed / 2));
+  if (indexed < threshold) return { ranked: words, common: [] };
+  const ranked: string[] = [];
+  const common: string[] = [];
+  for (const word of words) {
+    const [{ n }] = (await conn.raw('SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)', [
+      matchAny(prefix, [word]),
+      threshold,
+    ])) as [{ n: number }];
+    (n >= threshold ? common : ranked).push(word);
+  }
+  return { ranked, common };
+}
+
+/** SQLite's variable-length integer (also FTS5's): big-endian 7-bit groups, the ninth byte whole. */
+function readVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < 9 && i < bytes.length; i++) {
+    const byte = bytes[i]!;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if (byte < 0x80) return value;
+  }
+  return value;
 }
 
 function olderThan(after: PagePosition) {
