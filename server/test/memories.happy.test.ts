@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Memory } from '@mindservice/contract';
 import { isPostgres } from '../src/db/database.js';
+import { newId } from '../src/lib/secrets.js';
+import { ContentCipher } from '../src/memories/crypto.js';
+import { COMMON_WORD_MIN_MEMORIES, MemoriesStore } from '../src/memories/store.js';
 import { bearer, startService, TestClock, type TestService } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -190,6 +194,44 @@ describe('memories: happy paths', () => {
     const max = await recall({ limit: 100 });
     assert.equal(max.memories.length, 100);
     assert.ok(max.next_cursor);
+  });
+
+  test('SQLite, many memories: a word in at least a tenth of them weighs 0; memories with the rarer words lead, the rest follow newest first, none lost', async (t) => {
+    if (isPostgres(svc.ctx.db)) return t.skip('PostgreSQL ranks with ts_rank and keeps every word');
+    const { mindId, recall } = await mind();
+    // Seeded through the store in one transaction: 1,200 requests would take the test seconds.
+    const total = COMMON_WORD_MIN_MEMORIES + 200;
+    const base = Date.parse('2026-01-01T00:00:00Z');
+    const memories: Memory[] = Array.from({ length: total }, (_, i) => {
+      const at = new Date(base + i * 1000).toISOString();
+      const content = i === 10 ? 'alpha zebra zebra' : i === 20 ? 'alpha zebra plain' : i % 2 ? `alpha beta filler${i}` : `alpha filler${i}`;
+      return { id: newId(), category: 'note', key: null, content, tags: [], verified: false, verified_at: null, source: null, created_at: at, updated_at: at };
+    });
+    await svc.ctx.db.transaction((trx) => new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config)).insertMany(trx, mindId, memories));
+    const newestFirst = [...memories].reverse().map((m) => m.id);
+
+    // alpha is common (in every memory): the two with zebra lead, ranked by zebra (twice beats once).
+    const first = await recall({ q: 'alpha zebra', limit: 5 });
+    assert.deepEqual(first.memories.slice(0, 2).map((m) => m.content), ['alpha zebra zebra', 'alpha zebra plain']);
+    assert.ok(first.memories[1]!.score > 0);
+    assert.deepEqual(first.memories.slice(2).map((m) => m.score), [0, 0, 0]);
+    assert.deepEqual(first.memories.slice(2).map((m) => m.id), newestFirst.slice(0, 3), 'then the others, newest first');
+
+    // Only common words: newest first, score 0. beta, in 600 (under 1,000), is ranked: its memories
+    // lead. Paging finds every match once.
+    const withBeta = new Set(memories.filter((m) => m.content.includes('beta')).map((m) => m.id));
+    for (const [q, expected] of [['alpha', newestFirst], ['beta alpha', null], ['alpha zebra', null]] as const) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await recall({ q, limit: 100, ...(cursor ? { cursor } : {}) });
+        seen.push(...page.memories.map((m) => m.id));
+        cursor = page.next_cursor;
+      } while (cursor);
+      assert.equal(new Set(seen).size, total, `every memory once for q=${q}`);
+      if (expected) assert.deepEqual(seen, expected, `q=${q} lists newest first`);
+      if (q === 'beta alpha') assert.deepEqual(new Set(seen.slice(0, withBeta.size)), withBeta, 'memories with beta first');
+    }
   });
 
   test('q is never read as search syntax: quotes, operators, stars and colons are plain text', async () => {

@@ -29,12 +29,14 @@ const prefixed = (alias: string) => COLUMNS.map((c) => `${alias}.${c}`);
 export const VERIFIED_BOOST = 1.5;
 
 /**
- * SQLite: a word in at least half of all indexed memories gets an IDF of at most 0 in BM25, which
- * FTS5 raises to 1e-6, a millionth of an ordinary word's weight; scoring it still costs a BM25
- * evaluation for every memory that holds it (about 40 ms for a word in 95,000 memories). Once it is
- * also in at least this many memories, recall gives it weight 0 (see recallSqlite). Below, scoring
- * it costs under a millisecond and FTS5's scores stand as they are.
+ * SQLite: common words, stop words found by frequency (as Elasticsearch's cutoff_frequency). Scoring a
+ * word costs a BM25 evaluation for every memory that holds it (about 2 µs each: 40 ms for a word in 20,000
+ * memories), yet a word in many memories weighs little: its IDF is at most ln 9 ≈ 2.2 at a tenth of
+ * them (a word in one memory in a thousand: 6.9), 0 at half. A word in at least this share of all
+ * indexed memories, and in at least COMMON_WORD_MIN_MEMORIES of the mind's, gets weight 0 in recall
+ * (see recallSqlite); the others are ranked by BM25 as they are. Below 1,000 memories nothing changes.
  */
+export const COMMON_WORD_SHARE = 0.1;
 export const COMMON_WORD_MIN_MEMORIES = 1000;
 
 const MEMORY_INSERT_COLUMNS = ['id', 'mind_id', 'category', 'key', 'content', 'content_encrypted', 'tags', 'verified', 'verified_at', 'source', 'created_at', 'updated_at'] as const;
@@ -249,7 +251,7 @@ export class MemoriesStore {
   /**
    * Ranked recall on SQLite: FTS5 with BM25 (negative, lower is better, so it is negated), times
    * the verified boost; the mind prefix on every indexed word restricts the search to the mind.
-   * Common words (COMMON_WORD_MIN_MEMORIES) get weight 0: the memories holding one of the other
+   * Common words (COMMON_WORD_SHARE) get weight 0: the memories holding one of the other
    * words come first, ranked by BM25 over those words; then, with score 0 and newest first, those
    * that hold only common words. A q of only common words thus lists its matches newest first.
    */
@@ -456,14 +458,13 @@ function sqliteFilters(filter: RecallFilter, alias: string, params: Knex.RawBind
 
 /**
  * Splits the words of a SQLite search into those ranked by BM25 and the common ones: in at least
- * half of all indexed memories (where FTS5's BM25 gives them an IDF of 1e-6) and in at least
- * COMMON_WORD_MIN_MEMORIES. The number of indexed memories is FTS5's own row count, the first
- * varint of its averages record; a word's count stops at the threshold.
+ * COMMON_WORD_SHARE of all indexed memories and in at least COMMON_WORD_MIN_MEMORIES. The number of
+ * indexed memories is FTS5's own row count, the first varint of its averages record; a word's count stops at the threshold.
  */
 async function splitCommonWords(conn: Conn, prefix: string, words: string[]): Promise<{ ranked: string[]; common: string[] }> {
   const [averages] = (await conn.raw('SELECT block FROM memories_fts_data WHERE id = 1')) as Array<{ block: Buffer }>;
   const indexed = averages ? readVarint(averages.block) : 0;
-  const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(indexed / 2));
+  const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(indexed * COMMON_WORD_SHARE));
   if (indexed < threshold) return { ranked: words, common: [] };
   const ranked: string[] = [];
   const common: string[] = [];
