@@ -11,9 +11,18 @@ export type Conn = Knex | Knex.Transaction;
 
 export const isPostgres = (db: Conn) => db.client.config.client === 'pg';
 
-interface SqliteConnection {
+export interface SqliteConnection {
   pragma(sql: string): unknown;
-  prepare(sql: string): unknown;
+  prepare(sql: string): { run(...params: unknown[]): { lastInsertRowid: number | bigint } };
+}
+
+/**
+ * The better-sqlite3 connection a SQLite transaction holds (SQLite has one), for statements on a
+ * hot path that are cheaper prepared (and cached, below) than built by knex.
+ */
+export async function sqliteConnection(trx: Conn): Promise<SqliteConnection> {
+  if (!trx.isTransaction || isPostgres(trx)) throw new Error('sqliteConnection needs a SQLite transaction');
+  return (await trx.client.acquireConnection()) as SqliteConnection;
 }
 
 /**
@@ -23,7 +32,7 @@ interface SqliteConnection {
  */
 function cachePreparedStatements(conn: SqliteConnection, limit = 1000) {
   const prepare = conn.prepare.bind(conn);
-  const cache = new Map<string, unknown>();
+  const cache = new Map<string, ReturnType<SqliteConnection['prepare']>>();
   conn.prepare = (sql: string) => {
     let statement = cache.get(sql);
     if (statement === undefined) {

@@ -1,6 +1,6 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
 import type { Knex } from 'knex';
-import { type Conn, isPostgres } from '../db/database.js';
+import { type Conn, isPostgres, sqliteConnection } from '../db/database.js';
 import { cipherBinding, type ContentCipher } from './crypto.js';
 import { indexedText, mindPrefix, searchWords } from './search-text.js';
 import { deferredIndexWrites } from './write-batch.js';
@@ -39,21 +39,9 @@ export const VERIFIED_BOOST = 1.5;
 export const COMMON_WORD_SHARE = 0.1;
 export const COMMON_WORD_MIN_MEMORIES = 1000;
 
-interface SqliteConnection {
-  prepare(sql: string): { run(...params: unknown[]): { lastInsertRowid: number | bigint } };
-}
-
-/**
- * The better-sqlite3 connection of a SQLite transaction, for the statements of every POST /memory:
- * as prepared statements (cached by the database), with the seq known from the insert, they
- * measured 534-595 writes/s against 463-549 through knex's query builder and insertMany (same
- * machine, same hour). Only inside a transaction, which holds the connection.
- */
-async function sqliteConnection(conn: Conn): Promise<SqliteConnection> {
-  if (!conn.isTransaction) throw new Error('sqliteConnection needs a transaction');
-  return (await conn.client.acquireConnection()) as SqliteConnection;
-}
-
+// POST /memory's statements on SQLite run prepared on the transaction's connection: with the seq
+// known from the insert, they measured 534-595 writes/s against 463-549 through knex's query
+// builder and insertMany (same machine, same hour).
 const INSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_TAG = 'INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) VALUES (?, ?, ?, ?)';
 const INSERT_RANK = 'INSERT INTO memories_rank (seq, id, category, verified, updated_at) VALUES (?, ?, ?, ?, ?)';

@@ -1,4 +1,4 @@
-import { type Conn, type Db, isPostgres, type Trx } from '../db/database.js';
+import { type Conn, type Db, isPostgres, sqliteConnection, type Trx } from '../db/database.js';
 
 /** A search-index write put off to the end of the batch. */
 export type IndexWrite = (trx: Trx) => Promise<unknown>;
@@ -11,10 +11,6 @@ const INDEX_WRITES = Symbol('memories.indexWrites');
  */
 export function deferredIndexWrites(conn: Conn): IndexWrite[] | undefined {
   return (conn as unknown as { [INDEX_WRITES]?: IndexWrite[] })[INDEX_WRITES];
-}
-
-interface SqliteConnection {
-  prepare(sql: string): { run(): unknown };
 }
 
 interface Job {
@@ -81,7 +77,7 @@ export class WriteBatcher {
     const done: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
     try {
       await this.db.transaction(async (trx) => {
-        const conn = (await trx.client.acquireConnection()) as SqliteConnection;
+        const conn = await sqliteConnection(trx);
         jobs = this.queue.splice(0, this.maxBatch);
         const exec = (sql: string) => conn.prepare(sql).run();
         const later: IndexWrite[] = [];
