@@ -9,7 +9,8 @@ import { computersHandlers } from './computers/handlers.js';
 import { isPollRequest, pollRoute } from './computers/poll-route.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
-import { migrateLatest, openDatabase } from './db/database.js';
+import { WalCheckpointer } from './db/checkpointer.js';
+import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
 import { ApiError, errorMiddleware, notFoundMiddleware, sendError, validationError } from './http/errors.js';
@@ -60,6 +61,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   } catch (err) {
     await db.destroy();
     throw err;
+  }
+  if (!config.databaseUrl) {
+    const checkpointer = WalCheckpointer.start(sqliteFile(config), (message) => log.warn({ err: message }, 'WAL checkpoint failed'));
+    closers.push(() => checkpointer.stop());
   }
 
   if (config.databaseUrl && !config.encryptionKey) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/config.js';
+import { BACKSTOP_PAGES } from '../src/db/checkpointer.js';
 import { type Db, isPostgres, migrateLatest, openDatabase } from '../src/db/database.js';
 import { migrations, migrationSource } from '../src/db/migrations.js';
 import { freshPostgresSchema, TEST_DATABASE_URL } from './harness.js';
@@ -54,12 +55,16 @@ describe(`migrations (${TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
     assert.deepEqual(await tables(db), created);
   });
 
-  test('SQLite runs in WAL mode with a busy timeout and foreign keys on', { skip: TEST_DATABASE_URL ? 'SQLite only' : false }, async () => {
+  test('SQLite runs in WAL mode with a busy timeout, foreign keys on, temporary files in memory and checkpoints left to the worker', { skip: TEST_DATABASE_URL ? 'SQLite only' : false }, async () => {
     const [{ journal_mode }] = await db.raw('pragma journal_mode');
     const [{ timeout }] = await db.raw('pragma busy_timeout');
     const [{ foreign_keys }] = await db.raw('pragma foreign_keys');
+    const [{ temp_store }] = await db.raw('pragma temp_store');
+    const [{ wal_autocheckpoint }] = await db.raw('pragma wal_autocheckpoint');
     assert.equal(journal_mode, 'wal');
     assert.equal(timeout, 5000);
     assert.equal(foreign_keys, 1);
+    assert.equal(temp_store, 2, 'temp_store = MEMORY');
+    assert.equal(wal_autocheckpoint, BACKSTOP_PAGES);
   });
 });

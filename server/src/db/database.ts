@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Config } from '../config.js';
+import { BACKSTOP_PAGES } from './checkpointer.js';
 import { migrationSource } from './migrations.js';
 
 export type Db = Knex;
@@ -13,7 +14,7 @@ export const isPostgres = (db: Conn) => db.client.config.client === 'pg';
 
 export interface SqliteConnection {
   pragma(sql: string): unknown;
-  prepare(sql: string): { run(...params: unknown[]): { lastInsertRowid: number | bigint } };
+  prepare(sql: string): { reader: boolean; run(...params: unknown[]): { lastInsertRowid: number | bigint }; all(...params: unknown[]): unknown[] };
 }
 
 /**
@@ -23,6 +24,30 @@ export interface SqliteConnection {
 export async function sqliteConnection(trx: Conn): Promise<SqliteConnection> {
   if (!trx.isTransaction || isPostgres(trx)) throw new Error('sqliteConnection needs a SQLite transaction');
   return (await trx.client.acquireConnection()) as SqliteConnection;
+}
+
+/** better-sqlite3 binds numbers, strings, null and buffers; booleans are stored as 0 and 1. */
+const sqliteValue = (value: unknown) => (typeof value === 'boolean' ? Number(value) : value);
+
+/**
+ * Runs `sql` (`?` placeholders; the same text for both databases) on the hot paths, where knex's
+ * query building and runner cost more than the statement: on SQLite straight on the connection with
+ * its cached prepared statement, on PostgreSQL through knex.raw. Answers the rows a SELECT finds.
+ */
+export async function runSql<Row = unknown>(conn: Conn, sql: string, bindings: unknown[] = []): Promise<Row[]> {
+  if (isPostgres(conn)) return ((await conn.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[] }).rows;
+  // In a transaction its connection (releasing it is then a no-op); otherwise the pool's, as knex would.
+  const client = conn.client as { acquireConnection(): Promise<SqliteConnection>; releaseConnection(c: SqliteConnection): Promise<void> };
+  const connection = await client.acquireConnection();
+  try {
+    const statement = connection.prepare(sql);
+    const values = bindings.map(sqliteValue);
+    if (statement.reader) return statement.all(...values) as Row[];
+    statement.run(...values);
+    return [];
+  } finally {
+    await client.releaseConnection(connection);
+  }
 }
 
 /**
@@ -44,6 +69,9 @@ function cachePreparedStatements(conn: SqliteConnection, limit = 1000) {
   };
 }
 
+/** The SQLite database file in the data directory. */
+export const sqliteFile = (config: Config) => join(config.dataDir, 'mind.sqlite');
+
 export function openDatabase(config: Config): Db {
   if (config.databaseUrl) {
     return knex({ client: 'pg', connection: config.databaseUrl, pool: { min: 0, max: 10 } });
@@ -51,7 +79,7 @@ export function openDatabase(config: Config): Db {
   mkdirSync(config.dataDir, { recursive: true });
   return knex({
     client: 'better-sqlite3',
-    connection: { filename: join(config.dataDir, 'mind.sqlite') },
+    connection: { filename: sqliteFile(config) },
     useNullAsDefault: true,
     pool: {
       min: 1,
@@ -62,6 +90,11 @@ export function openDatabase(config: Config): Db {
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
+        // Savepoints (every batched memory write has one) and statement journals in memory, not in a
+        // temporary file: about two write syscalls fewer per changed page, ~10 % of a memory write.
+        conn.pragma('temp_store = MEMORY');
+        // A worker thread checkpoints (WalCheckpointer); this connection only when it falls far behind.
+        conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
         cachePreparedStatements(conn);
         done(null, conn);
       },

@@ -1,5 +1,5 @@
 import type { EventName } from '@mindservice/contract';
-import type { Conn, Trx } from '../db/database.js';
+import { type Conn, runSql, type Trx } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/secrets.js';
 
@@ -15,6 +15,10 @@ export interface RecordedEvent {
 export type EventHook = (trx: Trx, event: RecordedEvent) => Promise<void>;
 /** Runs after the transaction committed, e.g. to wake the delivery worker. */
 export type CommitListener = (event: RecordedEvent) => void;
+
+// Every write runs these two: prepared statements (runSql), not knex's query builder.
+const INSERT_EVENT = 'INSERT INTO events (id, mind_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
+const TOUCH_MIND = 'UPDATE minds SET last_activity = ? WHERE id = ?';
 
 /**
  * The one event path: a change records its event in the same transaction as the change,
@@ -36,7 +40,7 @@ export class EventRecorder {
 
   async record(trx: Trx, mindId: string, type: EventName, data: Record<string, unknown>): Promise<RecordedEvent> {
     const event: RecordedEvent = { id: newId(), mindId, type, data, createdAt: this.clock.now().toISOString() };
-    await trx('events').insert({ id: event.id, mind_id: mindId, type, data: JSON.stringify(data), created_at: event.createdAt });
+    await runSql(trx, INSERT_EVENT, [event.id, mindId, type, JSON.stringify(data), event.createdAt]);
     await this.touch(trx, mindId);
     for (const hook of this.hooks) await hook(trx, event);
     trx.executionPromise.then(
@@ -48,6 +52,6 @@ export class EventRecorder {
 
   /** Moves the mind's last_activity for writes that have no event of their own. */
   async touch(conn: Conn, mindId: string) {
-    await conn('minds').where({ id: mindId }).update({ last_activity: this.clock.now().toISOString() });
+    await runSql(conn, TOUCH_MIND, [this.clock.now().toISOString(), mindId]);
   }
 }

@@ -1,5 +1,5 @@
 import type { CreatedMind, MindSummary } from '@mindservice/contract';
-import type { Conn } from '../db/database.js';
+import { type Conn, runSql } from '../db/database.js';
 import { countMemoriesByMind } from '../memories/store.js';
 
 interface MindRow {
@@ -33,7 +33,8 @@ export async function insertMind(conn: Conn, mind: Omit<CreatedMind, 'mind_key'>
 }
 
 export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<MindOwner | undefined> {
-  const row = await conn<MindRow>('minds').where({ key_hash: keyHash }).first('id', 'user_id', 'disabled_at');
+  // Every request with a Mind Key asks: a prepared statement, not knex's query builder.
+  const [row] = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at'>>(conn, 'SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ?', [keyHash]);
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
 }
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Config } from '../config.js';
+import { sqliteFile } from '../db/database.js';
 
 /**
  * A consistent copy of the SQLite database made with SQLite's online backup API, so the running
@@ -9,7 +10,7 @@ import type { Config } from '../config.js';
  */
 export async function backupSqlite(config: Config, target: string): Promise<{ pages: number; file: string }> {
   if (config.databaseUrl) throw new Error('This service runs on PostgreSQL: back it up with pg_dump (for example `pg_dump "$DATABASE_URL" > backup.sql`).');
-  const source = join(config.dataDir, 'mind.sqlite');
+  const source = sqliteFile(config);
   if (!existsSync(source)) throw new Error(`No database at ${source}: check MIND_DATA_DIR.`);
   const file = resolve(target);
   if (existsSync(file)) throw new Error(`${file} already exists: choose a new file name.`);

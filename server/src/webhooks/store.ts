@@ -1,6 +1,5 @@
 import type { CreatedWebhook, Webhook } from '@mindservice/contract';
-import type { Conn } from '../db/database.js';
-import { isPostgres } from '../db/database.js';
+import { type Conn, isPostgres, runSql } from '../db/database.js';
 import { newId } from '../lib/secrets.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
@@ -132,7 +131,8 @@ export async function listWebhooksForExport(conn: Conn, mindId: string): Promise
 }
 
 export async function enabledWebhooksOfMind(conn: Conn, mindId: string): Promise<{ id: string; events: string }[]> {
-  return conn('webhooks').where({ mind_id: mindId, enabled: true }).select('id', 'events');
+  // Asked for every event recorded: a prepared statement, not knex's query builder.
+  return runSql(conn, 'SELECT id, events FROM webhooks WHERE mind_id = ? AND enabled = ?', [mindId, true]);
 }
 
 export async function recordWebhookOutcome(
