@@ -13,6 +13,7 @@ import { WalCheckpointer } from './db/checkpointer.js';
 import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
+import { directRoute, directRoutes } from './http/direct-routes.js';
 import { ApiError, errorMiddleware, notFoundMiddleware, sendError, validationError } from './http/errors.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
 import { type RawRequest, requestLog } from './http/request-log.js';
@@ -125,8 +126,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(notFoundMiddleware);
   app.use(errorMiddleware(unexpected));
 
-  const logRequest = requestLog(log, (req) => proxyAddr(req, app.get('trust proxy fn')));
+  const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
+  const logRequest = requestLog(log, ipOf);
   const poll = pollRoute(ctx, auth, unexpected);
+  // The routes agents call most, served before Express with the same parts (see direct-routes.ts).
+  const direct = directRoutes(
+    [directRoute(contract.memories.storeMemory, router.memories.storeMemory), directRoute(contract.tasks.listTasks, router.tasks.listTasks)],
+    auth,
+    { validateResponses: config.validateResponses, ipOf, onUnexpected: unexpected },
+  );
   const handle = (req: RawRequest, res: ServerResponse) => {
     logRequest(req, res);
     inFlight++;
@@ -136,6 +144,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
     }
     if (isPollRequest(req)) return poll(req, res);
+    const serveDirect = direct(req);
+    if (serveDirect) return serveDirect(req, res);
     app(req, res);
   };
 

@@ -4,7 +4,7 @@ import { contract } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Authenticator } from '../http/auth.js';
 import { computerCaller } from '../http/caller.js';
-import { ApiError, internalError, sendError, sendJson, validationErrorFrom } from '../http/errors.js';
+import { answerError, sendJson, validationErrorFrom } from '../http/errors.js';
 import type { RawRequest } from '../http/request-log.js';
 import { AgentService } from './agent.js';
 import { clientGone } from './bus.js';
@@ -33,10 +33,6 @@ export function pollRoute(ctx: AppContext, auth: Authenticator, onUnexpected: (e
     sendJson(res, 200, ctx.config.validateResponses ? route.responses[200].parse(body) : body);
   };
   return (req: RawRequest, res: ServerResponse) => {
-    answer(req, res).catch((err: unknown) => {
-      if (err instanceof ApiError) return sendError(res, err);
-      onUnexpected(err, req);
-      sendError(res, internalError());
-    });
+    answer(req, res).catch((err: unknown) => answerError(err, req, res, onUnexpected));
   };
 }

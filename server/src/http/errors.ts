@@ -93,29 +93,42 @@ interface BodyParserError {
   message?: string;
 }
 
+/**
+ * The error object for whatever a request threw: an ApiError as it is, ts-rest's validation failure
+ * and body-parser's errors translated; 'aborted' when the client went away mid-body; undefined for
+ * anything unexpected (logged, then answered 500).
+ */
+export function apiErrorOf(err: unknown): ApiError | 'aborted' | undefined {
+  if (err instanceof ApiError) return err;
+  if (err instanceof RequestValidationError) return validationError(err);
+  const parserError = err as BodyParserError;
+  if (parserError?.type === 'entity.parse.failed') return new ApiError(400, `Request body is not valid JSON: ${parserError.message}`);
+  if (parserError?.type === 'entity.too.large') {
+    const mb = parserError.limit ? `${Math.round(parserError.limit / 1024 / 1024)} MB` : 'the limit';
+    return new ApiError(413, `Request body is larger than ${mb}`);
+  }
+  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
+    return new ApiError(415, `Unsupported request body encoding: ${parserError.message}`);
+  }
+  if (parserError?.type === 'request.aborted') return 'aborted';
+  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+    return new ApiError(parserError.status, parserError.message ?? 'Bad request');
+  }
+  return undefined;
+}
+
+/** Answers a failed request with the error object (see apiErrorOf); the unexpected go to `onUnexpected` first. */
+export function answerError<Req>(err: unknown, req: Req, res: ServerResponse, onUnexpected: (err: unknown, req: Req) => void) {
+  const error = apiErrorOf(err);
+  if (error === 'aborted') return void res.end();
+  if (error) return sendError(res, error);
+  onUnexpected(err, req);
+  sendError(res, internalError());
+}
+
 /** The final middleware: everything that goes wrong ends here as the error object. */
 export function errorMiddleware(onUnexpected: (err: unknown, req: Request) => void) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof ApiError) return sendError(res, err);
-    if (err instanceof RequestValidationError) return sendError(res, validationError(err));
-    const parserError = err as BodyParserError;
-    if (parserError?.type === 'entity.parse.failed') {
-      return sendError(res, new ApiError(400, `Request body is not valid JSON: ${parserError.message}`));
-    }
-    if (parserError?.type === 'entity.too.large') {
-      const mb = parserError.limit ? `${Math.round(parserError.limit / 1024 / 1024)} MB` : 'the limit';
-      return sendError(res, new ApiError(413, `Request body is larger than ${mb}`));
-    }
-    if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-      return sendError(res, new ApiError(415, `Unsupported request body encoding: ${parserError.message}`));
-    }
-    if (parserError?.type === 'request.aborted') return void res.end();
-    if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-      return sendError(res, new ApiError(parserError.status, parserError.message ?? 'Bad request'));
-    }
-    onUnexpected(err, req);
-    sendError(res, internalError());
-  };
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(err, req, res, onUnexpected);
 }
 
 export function notFoundMiddleware(req: Request, res: Response) {
