@@ -5,7 +5,7 @@ import { isPostgres } from '../src/db/database.js';
 import type { RecordedEvent } from '../src/events/recorder.js';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
-import { MemoriesStore } from '../src/memories/store.js';
+import { applyIndexChanges, MemoriesStore } from '../src/memories/store.js';
 import { WriteBatcher } from '../src/memories/write-batch.js';
 import { bearer, startService, type TestService } from './harness.js';
 
@@ -41,7 +41,7 @@ describe('memories: concurrent writes', () => {
   test('a write that fails after writing leaves nothing and gets its own error; the others of its batch commit', async () => {
     const { mindId } = await svc.mind();
     const store = new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config));
-    const batcher = new WriteBatcher(svc.ctx.db);
+    const batcher = new WriteBatcher(svc.ctx.db, applyIndexChanges);
     const committed: RecordedEvent[] = [];
     svc.ctx.events.onCommitted((event) => committed.push(event));
 

@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import { searchWords } from './search-text.js';
-import { type MemoriesStore, type RecallFilter } from './store.js';
+import { applyIndexChanges, type IndexChange, type MemoriesStore, type RecallFilter } from './store.js';
 import { WriteBatcher } from './write-batch.js';
 
 export const REDACTED = '[redacted]';
@@ -39,13 +39,13 @@ const uniqueTags = (tags: string[]) => [...new Set(tags)];
 
 export class MemoriesService {
   /** Every memory write goes through it (on SQLite, concurrent writes share one COMMIT). */
-  private readonly writes: WriteBatcher;
+  private readonly writes: WriteBatcher<IndexChange>;
 
   constructor(
     private readonly ctx: AppContext,
     private readonly store: MemoriesStore,
   ) {
-    this.writes = new WriteBatcher(ctx.db);
+    this.writes = new WriteBatcher(ctx.db, applyIndexChanges);
   }
 
   private now() {

@@ -1,9 +1,9 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
 import type { Knex } from 'knex';
-import { type Conn, isPostgres, sqliteConnection } from '../db/database.js';
+import { type Conn, isPostgres, runSql, sqliteConnection } from '../db/database.js';
 import { cipherBinding, type ContentCipher } from './crypto.js';
 import { indexedText, mindPrefix, searchWords } from './search-text.js';
-import { deferredIndexWrites } from './write-batch.js';
+import { deferredIndexChanges } from './write-batch.js';
 
 interface MemoryRow {
   seq: number;
@@ -45,7 +45,6 @@ export const COMMON_WORD_MIN_MEMORIES = 1000;
 const INSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_TAG = 'INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) VALUES (?, ?, ?, ?)';
 const INSERT_RANK = 'INSERT INTO memories_rank (seq, id, category, verified, updated_at) VALUES (?, ?, ?, ?, ?)';
-const INSERT_INDEX_IF_KEPT = 'INSERT INTO memories_fts (rowid, key, content, tags) SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE seq = ?)';
 
 /** The ranking columns of memories, as memories_rank holds them (migration 0510). */
 const RANK_COPY = '(seq, id, category, verified, updated_at) SELECT seq, id, category, verified, updated_at FROM memories';
@@ -353,11 +352,49 @@ export class MemoriesStore {
   }
 }
 
+/** A change of the SQLite search index: a memory's index row to add, or a memory (by id) to take out. */
+export type IndexChange = { add: [rowid: number, key: string, content: string, tags: string] } | { remove: string };
+
+/** Adds (if the memory still exists) up to this many index rows in one statement. */
+const ADDS_PER_STATEMENT = 100;
+const insertIndexRows = (count: number) =>
+  `INSERT INTO memories_fts (rowid, key, content, tags) SELECT column1, column2, column3, column4 FROM (VALUES ${Array(count).fill('(?, ?, ?, ?)').join(', ')}) WHERE EXISTS (SELECT 1 FROM memories WHERE seq = column1)`;
+
 /**
- * SQLite: writes the index rows of memories already inserted (credentials are never indexed), in the
- * caller's transaction; the delete trigger of the migration removes them again. Inside a batched
- * write they are written at the end of the batch (write-batch.ts), when the memory may have been
- * deleted by a later write of the same batch: then only if it still exists.
+ * SQLite: makes the changes in order. Consecutive adds go in one statement: FTS5 writes what it
+ * holds in memory out as a new index segment at every savepoint, and each statement that writes a
+ * virtual table in a transaction opens one, so an INSERT per memory gave a segment per memory (and
+ * more merging later). An add is skipped if its memory is gone: in a batched write (write-batch.ts)
+ * the changes are made at the end of the batch, after a later write may have deleted the memory.
+ */
+export async function applyIndexChanges(conn: Conn, changes: IndexChange[]): Promise<void> {
+  for (let i = 0; i < changes.length; ) {
+    const change = changes[i]!;
+    if ('remove' in change) {
+      await runSql(conn, 'DELETE FROM memories_fts WHERE rowid = (SELECT seq FROM memories WHERE id = ?)', [change.remove]);
+      i++;
+      continue;
+    }
+    const rows: unknown[] = [];
+    for (; i < changes.length && rows.length < 4 * ADDS_PER_STATEMENT; i++) {
+      const next = changes[i]!;
+      if (!('add' in next)) break;
+      rows.push(...next.add);
+    }
+    await runSql(conn, insertIndexRows(rows.length / 4), rows);
+  }
+}
+
+/** At once, or inside a batched write at the end of the batch. */
+async function changeSearchIndex(conn: Conn, changes: IndexChange[]) {
+  const deferred = deferredIndexChanges<IndexChange>(conn);
+  if (deferred) deferred.push(...changes);
+  else await applyIndexChanges(conn, changes);
+}
+
+/**
+ * SQLite: the index rows of memories already inserted (credentials are never indexed), in the
+ * caller's transaction; the delete trigger of the migration removes them again.
  */
 async function addToSearchIndex(conn: Conn, mindId: string, memories: Memory[], knownSeqs?: Map<string, number>) {
   const indexed = memories.filter((m) => m.category !== 'credentials');
@@ -368,27 +405,17 @@ async function addToSearchIndex(conn: Conn, mindId: string, memories: Memory[], 
     seqs = new Map(rows.map((r) => [r.id, r.seq]));
   }
   const prefix = mindPrefix(mindId);
-  const entries = indexed.map((m) => [seqs.get(m.id)!, indexedText(prefix, m.key ?? ''), indexedText(prefix, m.content), indexedText(prefix, m.tags.join(' '))] as const);
-  const deferred = deferredIndexWrites(conn);
-  if (!deferred) {
-    await conn('memories_fts').insert(entries.map(([rowid, key, content, tags]) => ({ rowid, key, content, tags })));
-    return;
-  }
-  for (const [rowid, key, content, tags] of entries) {
-    deferred.push(async (trx) => (await sqliteConnection(trx)).prepare(INSERT_INDEX_IF_KEPT).run(rowid, key, content, tags, rowid));
-  }
+  await changeSearchIndex(
+    conn,
+    indexed.map((m) => ({ add: [seqs.get(m.id)!, indexedText(prefix, m.key ?? ''), indexedText(prefix, m.content), indexedText(prefix, m.tags.join(' '))] })),
+  );
 }
 
 /** PostgreSQL: the normalised words of key, content and tags (the same words SQLite indexes). */
 const postgresSearchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
 
 /** SQLite (on PostgreSQL the row's vector is rewritten with the row). */
-async function removeFromSearchIndex(conn: Conn, memoryId: string) {
-  const remove = (c: Conn) => c.raw('DELETE FROM memories_fts WHERE rowid = (SELECT seq FROM memories WHERE id = ?)', [memoryId]);
-  const deferred = deferredIndexWrites(conn);
-  if (deferred) deferred.push(remove);
-  else await remove(conn);
-}
+const removeFromSearchIndex = (conn: Conn, memoryId: string) => changeSearchIndex(conn, [{ remove: memoryId }]);
 
 const SQLITE_COLUMNS = COLUMNS.map((c) => `m."${c}"`).join(', ');
 

@@ -1,16 +1,13 @@
 import { type Conn, type Db, isPostgres, sqliteConnection, type Trx } from '../db/database.js';
 
-/** A search-index write put off to the end of the batch. */
-export type IndexWrite = (trx: Trx) => Promise<unknown>;
-
-const INDEX_WRITES = Symbol('memories.indexWrites');
+const INDEX_CHANGES = Symbol('memories.indexChanges');
 
 /**
- * Inside a batched write: where its search-index writes go (they run after the batch's last write,
- * before the COMMIT). Elsewhere undefined: write the index at once.
+ * Inside a batched write: where its search-index changes go (they are made after the batch's last
+ * write, before the COMMIT). Elsewhere undefined: change the index at once.
  */
-export function deferredIndexWrites(conn: Conn): IndexWrite[] | undefined {
-  return (conn as unknown as { [INDEX_WRITES]?: IndexWrite[] })[INDEX_WRITES];
+export function deferredIndexChanges<Change>(conn: Conn): Change[] | undefined {
+  return (conn as unknown as { [INDEX_CHANGES]?: Change[] })[INDEX_CHANGES];
 }
 
 interface Job {
@@ -32,19 +29,22 @@ interface Job {
  * event recorder waits on to tell listeners an event was committed) settles only when the write's
  * savepoint was released and the shared transaction committed.
  *
- * FTS5 writes out what it holds in memory at every SAVEPOINT (a new index segment each time, which
+ * FTS5 writes out what it holds in memory at every savepoint (a new index segment each time, which
  * would undo most of the gain), so a write's search-index changes are put off (see
- * deferredIndexWrites) and made for all the writes that succeeded after the last of them, in order.
- * If one of them fails, the whole batch fails with that error, as for a failed COMMIT.
+ * deferredIndexChanges) and made for all the writes that succeeded after the last of them, in order,
+ * by `applyIndexChanges` (the store's: consecutive additions in one statement). If that fails, the
+ * whole batch fails with its error, as for a failed COMMIT.
  *
  * PostgreSQL keeps one transaction per write: it has a pool of connections and commits in parallel.
  */
-export class WriteBatcher {
+export class WriteBatcher<IndexChange> {
   private queue: Job[] = [];
   private running = false;
 
   constructor(
     private readonly db: Db,
+    /** Makes the search-index changes of the batch's successful writes, in order, in the transaction. */
+    private readonly applyIndexChanges: (trx: Trx, changes: IndexChange[]) => Promise<void>,
     private readonly maxBatch = 100,
   ) {}
 
@@ -80,29 +80,29 @@ export class WriteBatcher {
         const conn = await sqliteConnection(trx);
         jobs = this.queue.splice(0, this.maxBatch);
         const exec = (sql: string) => conn.prepare(sql).run();
-        const later: IndexWrite[] = [];
+        const later: IndexChange[] = [];
         for (const job of jobs) {
           let settle!: { resolve: () => void; reject: (err: unknown) => void };
           const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
           committed.catch(() => undefined);
           done.push(settle);
-          const indexWrites: IndexWrite[] = [];
+          const indexChanges: IndexChange[] = [];
           const view = new Proxy(trx, {
-            get: (target, prop) => (prop === 'executionPromise' ? committed : prop === INDEX_WRITES ? indexWrites : Reflect.get(target, prop)),
+            get: (target, prop) => (prop === 'executionPromise' ? committed : prop === INDEX_CHANGES ? indexChanges : Reflect.get(target, prop)),
           });
           exec('SAVEPOINT memory_write');
           try {
             const value = await job.work(view);
             exec('RELEASE memory_write');
             outcomes.push({ ok: true, value });
-            later.push(...indexWrites);
+            later.push(...indexChanges);
           } catch (error) {
             exec('ROLLBACK TO memory_write');
             exec('RELEASE memory_write');
             outcomes.push({ ok: false, error });
           }
         }
-        for (const write of later) await write(trx);
+        await this.applyIndexChanges(trx, later);
       });
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of the batch was written.
