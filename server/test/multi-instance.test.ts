@@ -78,10 +78,16 @@ describe('several instances on one PostgreSQL database', { skip: TEST_DATABASE_U
       assert.equal(answer.status, 200);
       assert.deepEqual(answer.body.commands.map((c: { command_id: string }) => c.command_id), [queued.body.command_id]);
       const latency = answer.at - queuedAt;
-      assert.ok(latency < 100, `round ${round}: the poll on B answered ${latency.toFixed(1)} ms after the queue on A`);
+      // Far below the 10 s wait in every round: B was woken, not timed out.
+      assert.ok(latency < 1000, `round ${round}: the poll on B answered ${latency.toFixed(1)} ms after the queue on A`);
       latencies.push(latency);
     }
-    t.diagnostic(`queue on A -> poll answered on B: ${latencies.map((l) => l.toFixed(1)).join(', ')} ms`);
+    const shown = latencies.map((l) => l.toFixed(1)).join(', ');
+    t.diagnostic(`queue on A -> poll answered on B: ${shown} ms`);
+    // The median, not every round: CI runs two test files at once on two cores, and one round there
+    // took 103 ms (the request to A included); a wake-up that did not work would miss in every round.
+    const median = [...latencies].sort((x, y) => x - y)[2]!;
+    assert.ok(median < 100, `median ${median.toFixed(1)} ms from the queue on A to the answer on B (${shown})`);
   });
 
   test('200 events fanned out while both instances run are each delivered exactly once', async () => {
