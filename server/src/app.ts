@@ -63,10 +63,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     await db.destroy();
     throw err;
   }
-  if (!config.databaseUrl) {
-    const checkpointer = WalCheckpointer.start(sqliteFile(config), (message) => log.warn({ err: message }, 'WAL checkpoint failed'));
-    closers.push(() => checkpointer.stop());
-  }
 
   if (config.databaseUrl && !config.encryptionKey) {
     // Instances sharing PostgreSQL must agree on the key; without MIND_ENCRYPTION_KEY it lives in the database.
@@ -154,6 +150,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   } catch (err) {
     for (const fn of closers.reverse().splice(0)) await fn();
     throw err;
+  }
+  if (!config.databaseUrl) {
+    // Started last, so that a start that fails leaves no thread behind.
+    const checkpointer = WalCheckpointer.start(sqliteFile(config), (message) => log.warn({ err: message }, 'WAL checkpoint failed'));
+    closers.push(() => checkpointer.stop());
   }
   ctx.state = 'ready';
   let closed: Promise<void> | undefined;

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Response, Test } from 'supertest';
 import { bearer, startService, type TestService } from './harness.js';
@@ -84,5 +86,31 @@ describe('direct routes answer exactly as Express does', () => {
     assert.equal((await both('/mind/tasks?status=bogus', get())).status, 400);
     assert.equal((await both('/mind/tasks', get({}))).status, 401);
     assert.equal((await both(`/mind/tasks?key=${mindKey}`, get({}))).status, 200);
+    // Express parses a JSON body on GET too, and refuses a broken one.
+    const withBody = (text: string) => (url: string) => svc.http.get(url).set(bearer(mindKey)).set('Content-Type', 'application/json').send(text);
+    assert.equal((await both('/mind/tasks', withBody('{bad'))).status, 400);
+  });
+
+  test('a #fragment sent on the wire is no part of the query, as Express reads it', async () => {
+    // HTTP clients drop fragments before sending; a raw request keeps it.
+    const server = createServer(svc.app);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const { port } = server.address() as AddressInfo;
+    const statusOf = (target: string) =>
+      new Promise<number>((done, fail) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk));
+        socket.on('end', () => done(Number(text.split(' ')[1])));
+        socket.on('error', fail);
+      });
+    try {
+      for (const path of ['/mind/tasks', '/mind/tasks/']) {
+        assert.equal(await statusOf(`${path}?key=${mindKey}#part`), 200, `${path}: the key without the fragment`);
+        assert.equal(await statusOf(`${path}?key=${mindKey}&status=pending#part`), 200, `${path}: the status without the fragment`);
+      }
+    } finally {
+      server.close();
+    }
   });
 });

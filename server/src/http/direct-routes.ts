@@ -51,8 +51,9 @@ export function directRoutes(
     new Promise<void>((done, fail) => parseJson(req as never, res as never, (err?: unknown) => (err ? fail(err) : done())));
 
   const serve = async ({ route, handler }: DirectRoute, req: DirectRequest, res: ServerResponse) => {
-    // Express's order: the body is parsed first, then the auth middleware runs, then ts-rest validates.
-    if (route.method !== 'GET') await readBody(req, res);
+    // Express's order: the body is parsed first (for every method, GET too), then the auth middleware
+    // runs, then ts-rest validates.
+    await readBody(req, res);
     req.caller = await auth.authenticate(req, res, (route.metadata as RouteMetadata).auth);
     const query = checkZodSchema(req.query, route.query);
     const body = checkZodSchema(req.body, 'body' in route ? route.body : null);
@@ -71,7 +72,9 @@ export function directRoutes(
 
   /** The server for this request if it is one of the direct routes in its plain form, else undefined. */
   return (req: RawRequest): ((req: RawRequest, res: ServerResponse) => void) | undefined => {
-    const url = req.url ?? '';
+    // As Express reads it (parseurl): a #fragment is no part of the path or the query.
+    const fragmentAt = req.url?.indexOf('#') ?? -1;
+    const url = fragmentAt < 0 ? (req.url ?? '') : req.url!.slice(0, fragmentAt);
     const queryAt = url.indexOf('?');
     const direct = byRoute.get(`${req.method} ${queryAt < 0 ? url : url.slice(0, queryAt)}`);
     if (!direct) return undefined;
