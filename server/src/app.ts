@@ -6,7 +6,6 @@ import pino, { type Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
 import { accountsHandlers } from './accounts/handlers.js';
 import { computersHandlers } from './computers/handlers.js';
-import { isPollRequest, pollRoute } from './computers/poll-route.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { WalCheckpointer } from './db/checkpointer.js';
@@ -124,10 +123,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
   const logRequest = requestLog(log, ipOf);
-  const poll = pollRoute(ctx, auth, unexpected);
-  // The routes agents call most, served before Express with the same parts (see direct-routes.ts).
+  // The routes agents call most, served before Express with the same parts (see direct-routes.ts):
+  // the long-poll every computer holds, and the memory write and task list.
   const direct = directRoutes(
-    [directRoute(contract.memories.storeMemory, router.memories.storeMemory), directRoute(contract.tasks.listTasks, router.tasks.listTasks)],
+    [
+      directRoute(contract.computers.pollCommands, router.computers.pollCommands),
+      directRoute(contract.memories.storeMemory, router.memories.storeMemory),
+      directRoute(contract.tasks.listTasks, router.tasks.listTasks),
+    ],
     auth,
     { validateResponses: config.validateResponses, ipOf, onUnexpected: unexpected },
   );
@@ -139,7 +142,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       res.setHeader('Connection', 'close');
       return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
     }
-    if (isPollRequest(req)) return poll(req, res);
     const serveDirect = direct(req);
     if (serveDirect) return serveDirect(req, res);
     app(req, res);

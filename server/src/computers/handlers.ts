@@ -12,7 +12,7 @@ import { type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
 const buses = new WeakMap<AppContext, CommandBus>();
 
 /** The service's one command bus (LISTEN/NOTIFY on PostgreSQL): waiting polls and screenshot requests end when it closes. */
-export function busOf(ctx: AppContext): CommandBus {
+function busOf(ctx: AppContext): CommandBus {
   let bus = buses.get(ctx);
   if (!bus) {
     if (ctx.config.databaseUrl) {
@@ -72,7 +72,7 @@ export function computersHandlers(ctx: AppContext): RouterImpl<typeof contract.c
       return { status: 204, body: undefined };
     },
     registerComputer: async ({ body }) => ({ status: 201, body: await agent.register(body) }),
-    // Agents reach poll-route.ts before Express; this serves the rest (HEAD, a trailing slash).
+    // Served before Express too (http/direct-routes.ts), by this same function.
     pollCommands: async ({ query, req, res }) => ({
       status: 200,
       body: await agent.poll(computerCaller(req), query.wait, clientGone(res)),

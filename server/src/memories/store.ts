@@ -375,13 +375,9 @@ export async function applyIndexChanges(conn: Conn, changes: IndexChange[]): Pro
       i++;
       continue;
     }
-    const rows: unknown[] = [];
-    for (; i < changes.length && rows.length < 4 * ADDS_PER_STATEMENT; i++) {
-      const next = changes[i]!;
-      if (!('add' in next)) break;
-      rows.push(...next.add);
-    }
-    await runSql(conn, insertIndexRows(rows.length / 4), rows);
+    const adds: unknown[][] = [];
+    for (let next = changes[i]; next && 'add' in next && adds.length < ADDS_PER_STATEMENT; next = changes[++i]) adds.push(next.add);
+    await runSql(conn, insertIndexRows(adds.length), adds.flat());
   }
 }
 
