@@ -1,4 +1,4 @@
-import { c, errors, Id, meta, Timestamp } from './common.js';
+import { bodyErrors, c, errors, Id, meta, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 export const User = z
@@ -46,7 +46,7 @@ export const accountsContract = c.router({
     summary: 'Create an account',
     description: 'Registers a user and returns a JWT for the account routes. Emails are unique regardless of letter case.',
     body: RegisterBody,
-    responses: { 201: AuthResponse, ...errors(400, 409) },
+    responses: { 201: AuthResponse, ...errors(409), ...bodyErrors },
     metadata: meta('none', 'Accounts'),
   },
   login: {
@@ -55,7 +55,7 @@ export const accountsContract = c.router({
     summary: 'Log in',
     description: 'Exchanges email and password for a new JWT (valid 7 days). Wrong credentials answer 401 without saying which part was wrong.',
     body: LoginBody,
-    responses: { 200: AuthResponse, ...errors(400, 401) },
-    metadata: meta('none', 'Accounts'),
+    responses: { 200: AuthResponse, ...errors(401), ...bodyErrors },
+    metadata: meta('none', 'Accounts', { idempotent: true }),
   },
-});
+}, routerOptions({}));

@@ -7,16 +7,29 @@ export const c: ReturnType<typeof initContract> = initContract();
 /** Which credential a route accepts; one server middleware enforces it from this metadata. */
 export type AuthKind = 'none' | 'jwt' | 'mindKey' | 'mindKeyOrJwt' | 'computerToken';
 
-export interface RouteMetadata {
-  auth: AuthKind;
+/** Every per-route fact the server, the SDK and the document need, kept with the route. */
+export interface RouteMetadata<A extends AuthKind = AuthKind> {
+  auth: A;
   /** OpenAPI tag (the area the route belongs to). */
   tag: string;
   /** Routes that answer with a body that is not JSON. */
   produces?: string;
+  /** Largest JSON body the route reads, in bytes after any Content-Encoding is undone (default 1 MB). */
+  bodyLimit?: number;
+  /** Whether repeating the request can't duplicate anything (default: GET, PUT, DELETE yes; POST no). */
+  idempotent?: boolean;
+  /** Takes a Mind Key or a JWT but needs the human's JWT to succeed (the SDK sends the JWT when it has both). */
+  preferJwt?: boolean;
 }
 
-export const meta = (auth: AuthKind, tag: string, extra: Omit<RouteMetadata, 'auth' | 'tag'> = {}) =>
-  ({ auth, tag, ...extra }) satisfies RouteMetadata;
+export const MB = 1024 * 1024;
+export const DEFAULT_BODY_LIMIT = MB;
+/** For the agent's results (screenshots) and whole-mind imports. */
+export const LARGE_BODY_LIMIT = 25 * MB;
+
+/** Route metadata; the credential kind stays a literal type, so a handler's caller is typed by its route. */
+export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadata, 'auth' | 'tag'> = {}>(auth: A, tag: string, extra?: E) =>
+  ({ auth, tag, ...(extra as E) }) satisfies RouteMetadata<A>;
 
 export const ErrorDetail = z
   .object({
@@ -42,8 +55,9 @@ const errorDescriptions: Record<number, string> = {
   403: 'Authenticated but not permitted.',
   404: 'The resource does not exist or belongs to someone else.',
   409: 'Conflict with the current state.',
-  413: 'Request body too large.',
-  429: 'Rate limit of `?key=` authentication exceeded.',
+  413: 'Request body larger than the route accepts (counted after any Content-Encoding is undone).',
+  415: 'Unsupported request body encoding or charset.',
+  429: 'Too many requests: the `?key=` rate limit, or too many failed attempts; see Retry-After.',
   500: 'Unexpected server error; retry with backoff and check GET /health.',
   501: 'Not implemented yet in this version of the server.',
   502: "The computer's agent reported a failure.",
@@ -59,6 +73,19 @@ export function errors<const S extends number>(...statuses: S[]): { [K in S]: ty
   return out;
 }
 export const errorDescription = (status: number) => errorDescriptions[status] ?? 'Error';
+
+/** Any route can answer these: an unexpected failure, or the service (or its database) busy or shutting down. */
+export const serverErrors = errors(500, 503);
+/** A route that reads a JSON body can also answer: broken JSON, a body over its limit, an unsupported encoding. */
+export const bodyErrors = errors(400, 413, 415);
+/** Routes that take a Mind Key: wrong or missing credential, a disabled mind, the `?key=` rate limit. */
+export const mindKeyErrors = errors(401, 403, 429);
+/** Routes that take a JWT or a Computer Token. */
+export const credentialErrors = errors(401);
+
+/** ts-rest router options every area uses: shared error responses on every route, and handlers held to the declared statuses. */
+export const routerOptions = <const R extends Record<number, typeof ErrorObject>>(commonResponses: R) =>
+  ({ commonResponses: { ...serverErrors, ...commonResponses }, strictStatusCodes: true }) as const;
 
 export const Id = (what: string) =>
   z.string().openapi({ description: `${what} id (UUID).`, example: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10' });

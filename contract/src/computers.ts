@@ -1,4 +1,4 @@
-import { c, errors, Id, meta, NullableTimestamp, QueryBoolean, Timestamp } from './common.js';
+import { bodyErrors, c, credentialErrors, errors, Id, LARGE_BODY_LIMIT, meta, mindKeyErrors, NullableTimestamp, QueryBoolean, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 const Coordinate = z.number().int().min(0).max(100_000).openapi({ description: 'Pixels from the top-left corner.' });
@@ -191,14 +191,14 @@ export const computersContract = c.router({
     summary: 'Create an install code',
     description: 'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind.',
     body: InstallCodeBody,
-    responses: { 201: InstallCode, ...errors(400, 401, 403, 404, 429) },
+    responses: { 201: InstallCode, ...errors(404), ...mindKeyErrors, ...bodyErrors },
     metadata: user,
   },
   listComputers: {
     method: 'GET',
     path: '/computers/list',
     summary: 'List computers',
-    responses: { 200: z.object({ computers: z.array(Computer) }).openapi('ComputerList'), ...errors(401, 403, 429) },
+    responses: { 200: z.object({ computers: z.array(Computer) }).openapi('ComputerList'), ...mindKeyErrors },
     metadata: user,
   },
   registerComputer: {
@@ -207,7 +207,7 @@ export const computersContract = c.router({
     summary: 'Register a computer (agent)',
     description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
     body: RegisterComputerBody,
-    responses: { 201: RegisteredComputer, ...errors(400) },
+    responses: { 201: RegisteredComputer, ...bodyErrors },
     metadata: meta('none', 'Computer agent'),
   },
   pollCommands: {
@@ -217,7 +217,7 @@ export const computersContract = c.router({
     description:
       'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
     query: z.object({ wait: z.coerce.number().int().min(0).max(60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
-    responses: { 200: PollResult, ...errors(400, 401) },
+    responses: { 200: PollResult, ...errors(400), ...credentialErrors },
     metadata: agent,
   },
   postCommandResult: {
@@ -227,15 +227,15 @@ export const computersContract = c.router({
     description: 'Up to 25 MB (screenshots). Another computer\'s command is 404; a finished one 409.',
     pathParams: z.object({ cid: Id('Command') }),
     body: CommandResultBody,
-    responses: { 200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'), ...errors(400, 401, 404, 409, 413) },
-    metadata: agent,
+    responses: { 200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'), ...errors(404, 409), ...credentialErrors, ...bodyErrors },
+    metadata: meta('computerToken', 'Computer agent', { bodyLimit: LARGE_BODY_LIMIT, idempotent: true }),
   },
   getComputer: {
     method: 'GET',
     path: '/computers/:id',
     summary: 'Get a computer',
     pathParams: ComputerParams,
-    responses: { 200: Computer, ...errors(401, 403, 404, 429) },
+    responses: { 200: Computer, ...errors(404), ...mindKeyErrors },
     metadata: user,
   },
   queueCommand: {
@@ -245,7 +245,7 @@ export const computersContract = c.router({
     description: 'Queues a command for the computer\'s agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer.',
     pathParams: ComputerParams,
     body: QueueCommandBody,
-    responses: { 201: QueuedCommand, ...errors(400, 401, 403, 404, 409, 429) },
+    responses: { 201: QueuedCommand, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
     metadata: user,
   },
   queueCommandFromQuery: {
@@ -255,7 +255,7 @@ export const computersContract = c.router({
     description: 'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`.',
     pathParams: ComputerParams,
     query: QueueCommandQuery,
-    responses: { 201: QueuedCommand, ...errors(400, 401, 403, 404, 409, 429) },
+    responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },
     metadata: user,
   },
   listCommands: {
@@ -265,7 +265,7 @@ export const computersContract = c.router({
     description: 'Newest first.',
     pathParams: ComputerParams,
     query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }) }),
-    responses: { 200: z.object({ commands: z.array(Command) }).openapi('CommandList'), ...errors(400, 401, 403, 404, 429) },
+    responses: { 200: z.object({ commands: z.array(Command) }).openapi('CommandList'), ...errors(400, 404), ...mindKeyErrors },
     metadata: user,
   },
   getCommand: {
@@ -273,7 +273,7 @@ export const computersContract = c.router({
     path: '/computers/:id/commands/:cid',
     summary: 'Get a command',
     pathParams: CommandParams,
-    responses: { 200: Command, ...errors(401, 403, 404, 429) },
+    responses: { 200: Command, ...errors(404), ...mindKeyErrors },
     metadata: user,
   },
   cancelCommand: {
@@ -282,7 +282,7 @@ export const computersContract = c.router({
     summary: 'Cancel a queued command',
     description: '409 when the command is no longer queued.',
     pathParams: CommandParams,
-    responses: { 200: Command, ...errors(401, 403, 404, 409, 429) },
+    responses: { 200: Command, ...errors(404, 409), ...mindKeyErrors },
     metadata: user,
   },
   screenshot: {
@@ -294,9 +294,9 @@ export const computersContract = c.router({
     pathParams: ComputerParams,
     responses: {
       200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }),
-      ...errors(401, 403, 404, 409, 429, 502, 503, 504),
+      ...errors(404, 409, 502, 503, 504), ...mindKeyErrors,
     },
-    metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png' }),
+    metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png', idempotent: false }),
   },
   disableComputer: {
     method: 'POST',
@@ -305,8 +305,8 @@ export const computersContract = c.router({
     description: 'Revokes its token at once (the agent\'s next call is 401) and keeps the record.',
     pathParams: ComputerParams,
     body: c.noBody(),
-    responses: { 200: Computer, ...errors(401, 403, 404, 429) },
-    metadata: user,
+    responses: { 200: Computer, ...errors(404), ...mindKeyErrors },
+    metadata: meta('mindKeyOrJwt', 'Computers', { idempotent: true }),
   },
   deleteComputer: {
     method: 'DELETE',
@@ -314,7 +314,7 @@ export const computersContract = c.router({
     summary: 'Delete a computer',
     description: 'Removes the computer and its commands permanently.',
     pathParams: ComputerParams,
-    responses: { 204: c.noBody(), ...errors(401, 403, 404, 429) },
+    responses: { 204: c.noBody(), ...errors(404), ...mindKeyErrors },
     metadata: user,
   },
-});
+}, routerOptions({}));

@@ -1,4 +1,4 @@
-import { c, errors, Id, IdParams, meta, NullableTimestamp, QueryBoolean, Timestamp } from './common.js';
+import { bodyErrors, c, errors, Id, IdParams, LARGE_BODY_LIMIT, meta, mindKeyErrors, NullableTimestamp, QueryBoolean, routerOptions, Timestamp } from './common.js';
 import { Task } from './tasks.js';
 import { z } from './zod.js';
 
@@ -192,7 +192,7 @@ export const memoriesContract = c.router({
     summary: 'Store a memory',
     description: 'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200).',
     body: StoreMemoryBody,
-    responses: { 200: Memory, 201: Memory, ...errors(400, 401, 403, 429) },
+    responses: { 200: Memory, 201: Memory, ...bodyErrors },
     metadata: mk,
   },
   recallMemories: {
@@ -202,14 +202,14 @@ export const memoriesContract = c.router({
     description:
       'Ranked full-text search over key, content and tags; verified memories rank higher. `credentials` memories appear only when `category=credentials` is asked for. Page with `next_cursor`.',
     query: RecallQuery,
-    responses: { 200: RecallResult, ...errors(400, 401, 403, 429) },
+    responses: { 200: RecallResult, ...errors(400) },
     metadata: mk,
   },
   memoryStats: {
     method: 'GET',
     path: '/memory/stats',
     summary: 'Memory statistics',
-    responses: { 200: MemoryStats, ...errors(401, 403, 429) },
+    responses: { 200: MemoryStats },
     metadata: mk,
   },
   exportMind: {
@@ -222,7 +222,7 @@ export const memoriesContract = c.router({
       mind_id: z.string().optional().openapi({ description: 'With a JWT: which of your minds.' }),
       include_credentials: QueryBoolean.optional().openapi({ description: 'With the owner\'s JWT: include `credentials` content in clear.' }),
     }),
-    responses: { 200: MindExport, ...errors(400, 401, 403, 404, 429) },
+    responses: { 200: MindExport, ...errors(400, 404) },
     metadata: meta('mindKeyOrJwt', 'Memories'),
   },
   importMind: {
@@ -232,15 +232,15 @@ export const memoriesContract = c.router({
     description: 'Takes a `mind-export/1` document into the key\'s mind: `merge` or `replace`; `dry_run=true` reports without changing.',
     query: ImportQuery,
     body: MindExport,
-    responses: { 200: ImportResult, ...errors(400, 401, 403, 413, 429) },
-    metadata: mk,
+    responses: { 200: ImportResult, ...errors(413), ...bodyErrors },
+    metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT }),
   },
   getMemory: {
     method: 'GET',
     path: '/memory/:id',
     summary: 'Get a memory',
     pathParams: MemoryParams,
-    responses: { 200: Memory, ...errors(401, 403, 404, 429) },
+    responses: { 200: Memory, ...errors(404) },
     metadata: mk,
   },
   updateMemory: {
@@ -249,7 +249,7 @@ export const memoriesContract = c.router({
     summary: 'Update a memory',
     pathParams: MemoryParams,
     body: UpdateMemoryBody,
-    responses: { 200: Memory, ...errors(400, 401, 403, 404, 409, 429) },
+    responses: { 200: Memory, ...errors(404, 409), ...bodyErrors },
     metadata: mk,
   },
   deleteMemory: {
@@ -257,7 +257,7 @@ export const memoriesContract = c.router({
     path: '/memory/:id',
     summary: 'Delete a memory',
     pathParams: MemoryParams,
-    responses: { 204: c.noBody(), ...errors(401, 403, 404, 429) },
+    responses: { 204: c.noBody(), ...errors(404) },
     metadata: mk,
   },
   verifyMemory: {
@@ -267,8 +267,8 @@ export const memoriesContract = c.router({
     description: 'Marks the memory as confirmed by its human owner. Needs the owning user\'s JWT; a Mind Key gets 403.',
     pathParams: MemoryParams,
     body: c.noBody(),
-    responses: { 200: Memory, ...errors(401, 403, 404) },
-    metadata: meta('mindKeyOrJwt', 'Memories'),
+    responses: { 200: Memory, ...errors(404) },
+    metadata: meta('mindKeyOrJwt', 'Memories', { idempotent: true, preferJwt: true }),
   },
   unverifyMemory: {
     method: 'POST',
@@ -276,8 +276,8 @@ export const memoriesContract = c.router({
     summary: 'Withdraw verification (human only)',
     pathParams: MemoryParams,
     body: c.noBody(),
-    responses: { 200: Memory, ...errors(401, 403, 404) },
-    metadata: meta('mindKeyOrJwt', 'Memories'),
+    responses: { 200: Memory, ...errors(404) },
+    metadata: meta('mindKeyOrJwt', 'Memories', { idempotent: true, preferJwt: true }),
   },
   postChatMessage: {
     method: 'POST',
@@ -285,7 +285,7 @@ export const memoriesContract = c.router({
     summary: 'Post a chat message',
     description: 'An `agent` message fires `chat.message_sent`, a `human` one `chat.message_received`.',
     body: PostChatBody,
-    responses: { 201: ChatMessage, ...errors(400, 401, 403, 429) },
+    responses: { 201: ChatMessage, ...bodyErrors },
     metadata: chat,
   },
   listChatMessages: {
@@ -298,14 +298,14 @@ export const memoriesContract = c.router({
       limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: '1..500, default 50.' }),
       before: z.string().optional().openapi({ description: 'A message id: only messages older than it.' }),
     }),
-    responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 401, 403, 404, 429) },
+    responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
     metadata: chat,
   },
   listScripts: {
     method: 'GET',
     path: '/mind/scripts',
     summary: 'List scripts',
-    responses: { 200: z.object({ scripts: z.array(Script) }).openapi('ScriptList'), ...errors(401, 403, 429) },
+    responses: { 200: z.object({ scripts: z.array(Script) }).openapi('ScriptList') },
     metadata: scripts,
   },
   createScript: {
@@ -314,7 +314,7 @@ export const memoriesContract = c.router({
     summary: 'Create a script',
     description: 'Names are unique within the mind (409 otherwise).',
     body: CreateScriptBody,
-    responses: { 201: Script, ...errors(400, 401, 403, 409, 429) },
+    responses: { 201: Script, ...errors(409), ...bodyErrors },
     metadata: scripts,
   },
   getScript: {
@@ -322,7 +322,7 @@ export const memoriesContract = c.router({
     path: '/mind/scripts/:id',
     summary: 'Get a script',
     pathParams: ScriptParams,
-    responses: { 200: Script, ...errors(401, 403, 404, 429) },
+    responses: { 200: Script, ...errors(404) },
     metadata: scripts,
   },
   updateScript: {
@@ -331,7 +331,7 @@ export const memoriesContract = c.router({
     summary: 'Update a script',
     pathParams: ScriptParams,
     body: UpdateScriptBody,
-    responses: { 200: Script, ...errors(400, 401, 403, 404, 409, 429) },
+    responses: { 200: Script, ...errors(404, 409), ...bodyErrors },
     metadata: scripts,
   },
   deleteScript: {
@@ -339,7 +339,7 @@ export const memoriesContract = c.router({
     path: '/mind/scripts/:id',
     summary: 'Delete a script',
     pathParams: ScriptParams,
-    responses: { 204: c.noBody(), ...errors(401, 403, 404, 429) },
+    responses: { 204: c.noBody(), ...errors(404) },
     metadata: scripts,
   },
-});
+}, routerOptions(mindKeyErrors));

@@ -1,4 +1,4 @@
-import { c, errors, Id, IdParams, meta, NullableTimestamp, Timestamp } from './common.js';
+import { bodyErrors, c, credentialErrors, errors, Id, IdParams, meta, NullableTimestamp, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 export const CreateMindBody = z
@@ -43,7 +43,7 @@ export const mindsContract = c.router({
     summary: 'Create a mind',
     description: 'Creates a mind for the current user and returns its Mind Key once. A lost key cannot be recovered.',
     body: CreateMindBody,
-    responses: { 201: CreatedMind, ...errors(400, 401) },
+    responses: { 201: CreatedMind, ...bodyErrors },
     metadata: meta('jwt', 'Minds'),
   },
   listMinds: {
@@ -51,7 +51,7 @@ export const mindsContract = c.router({
     path: '/minds',
     summary: 'List your minds',
     description: "The current user's minds with their memory count and last activity.",
-    responses: { 200: z.object({ minds: z.array(MindSummary) }).openapi('MindList'), ...errors(401) },
+    responses: { 200: z.object({ minds: z.array(MindSummary) }).openapi('MindList') },
     metadata: meta('jwt', 'Minds'),
   },
   deleteMind: {
@@ -61,7 +61,7 @@ export const mindsContract = c.router({
     description:
       'Irreversible: deletes the mind and everything it holds (memories, tasks, chat, scripts, webhooks, its computers\' commands) in one transaction. Its Mind Key stops working at once.',
     pathParams: IdParams('Mind'),
-    responses: { 204: c.noBody(), ...errors(401, 403, 404) },
+    responses: { 204: c.noBody(), ...errors(403, 404) },
     metadata: meta('jwt', 'Minds'),
   },
-});
+}, routerOptions(credentialErrors));

@@ -1,5 +1,5 @@
-import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import type { RouteMetadata } from './common.js';
+import { type AppRoute, type AppRouter, isAppRoute, isZodType } from '@ts-rest/core';
+import { DEFAULT_BODY_LIMIT, type RouteMetadata } from './common.js';
 
 export interface ContractRoute {
   /** `area.name`, e.g. `tasks.createTask`; also the OpenAPI operationId's source. */
@@ -18,4 +18,16 @@ export function listRoutes(router: AppRouter, prefix = ''): ContractRoute[] {
     else out.push(...listRoutes(value, key));
   }
   return out;
+}
+
+/** Whether repeating a request can't duplicate anything: the route's `idempotent`, else true for all but POST and PATCH. */
+export function isIdempotent(route: AppRoute): boolean {
+  const declared = (route.metadata as RouteMetadata | undefined)?.idempotent;
+  return declared ?? !(route.method === 'POST' || route.method === 'PATCH');
+}
+
+/** The largest JSON body a route reads (bytes, after any Content-Encoding is undone); 0 for routes without a body. */
+export function bodyLimitOf(route: AppRoute): number {
+  if (!('body' in route) || !isZodType(route.body)) return 0;
+  return (route.metadata as RouteMetadata | undefined)?.bodyLimit ?? DEFAULT_BODY_LIMIT;
 }

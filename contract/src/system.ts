@@ -1,4 +1,4 @@
-import { c, meta } from './common.js';
+import { c, meta, routerOptions } from './common.js';
 import { z } from './zod.js';
 
 export const Health = z
@@ -37,4 +37,4 @@ export const systemContract = c.router({
     responses: { 200: z.object({ endpoints: z.array(EndpointInfo) }).openapi('EndpointList') },
     metadata: meta('none', 'System'),
   },
-});
+}, routerOptions({}));

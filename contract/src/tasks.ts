@@ -1,4 +1,4 @@
-import { c, errors, Id, meta, NullableTimestamp, Timestamp } from './common.js';
+import { bodyErrors, c, errors, Id, meta, mindKeyErrors, NullableTimestamp, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 export const TaskPriority = z
@@ -111,7 +111,7 @@ export const tasksContract = c.router({
     description:
       'Tasks of the key\'s mind. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation.',
     query: z.object({ status: TaskStatusFilter.optional() }),
-    responses: { 200: TaskList, ...errors(400, 401, 403, 429) },
+    responses: { 200: TaskList, ...errors(400) },
     metadata: auth,
   },
   createTask: {
@@ -120,7 +120,7 @@ export const tasksContract = c.router({
     summary: 'Create a task',
     description: 'Creates a `pending` task (priority `normal` unless given).',
     body: CreateTaskBody,
-    responses: { 201: Task, ...errors(400, 401, 403, 429) },
+    responses: { 201: Task, ...bodyErrors },
     metadata: auth,
   },
   createTaskFromQuery: {
@@ -129,15 +129,15 @@ export const tasksContract = c.router({
     summary: 'Create a task from query parameters',
     description: 'The same as POST /mind/task for tools that can only fetch URLs: `GET /mind/task?key=mk_...&title=Buy+milk&priority=high`.',
     query: CreateTaskQuery,
-    responses: { 201: Task, ...errors(400, 401, 403, 429) },
-    metadata: auth,
+    responses: { 201: Task, ...errors(400) },
+    metadata: meta('mindKey', 'Tasks', { idempotent: false }),
   },
   getTask: {
     method: 'GET',
     path: '/mind/task/:id',
     summary: 'Get a task',
     pathParams: TaskIdParams,
-    responses: { 200: Task, ...errors(401, 403, 404, 429) },
+    responses: { 200: Task, ...errors(404) },
     metadata: auth,
   },
   updateTask: {
@@ -147,7 +147,7 @@ export const tasksContract = c.router({
     description: 'Changes the given fields. Setting `status` to `done` sets `completed_at`; leaving `done` clears it.',
     pathParams: TaskIdParams,
     body: UpdateTaskBody,
-    responses: { 200: Task, ...errors(400, 401, 403, 404, 429) },
+    responses: { 200: Task, ...errors(404), ...bodyErrors },
     metadata: auth,
   },
   completeTask: {
@@ -155,7 +155,7 @@ export const tasksContract = c.router({
     path: '/mind/task/:id/complete',
     summary: 'Mark a task done',
     pathParams: TaskIdParams,
-    responses: { 200: Task, ...errors(401, 403, 404, 429) },
+    responses: { 200: Task, ...errors(404) },
     metadata: auth,
   },
   deleteTask: {
@@ -164,7 +164,7 @@ export const tasksContract = c.router({
     summary: 'Delete a task',
     description: 'Deletes the task permanently and answers a confirmation (a GET, for URL-only tools).',
     pathParams: TaskIdParams,
-    responses: { 200: DeletedTask, ...errors(401, 403, 404, 429) },
+    responses: { 200: DeletedTask, ...errors(404) },
     metadata: auth,
   },
-});
+}, routerOptions(mindKeyErrors));

@@ -1,4 +1,4 @@
-import { c, errors, Id, meta, NullableTimestamp, Timestamp } from './common.js';
+import { bodyErrors, c, errors, Id, meta, mindKeyErrors, NullableTimestamp, routerOptions, Timestamp } from './common.js';
 import { VALID_EVENT_PATTERNS } from './events.js';
 import { z } from './zod.js';
 
@@ -96,14 +96,14 @@ export const webhooksContract = c.router({
     summary: 'Create a webhook',
     description: 'At most 20 per mind (the 21st is 409); the same URL twice in a mind is 409.',
     body: CreateWebhookBody,
-    responses: { 201: CreatedWebhook, ...errors(400, 401, 403, 409, 429) },
+    responses: { 201: CreatedWebhook, ...errors(409), ...bodyErrors },
     metadata: auth,
   },
   listWebhooks: {
     method: 'GET',
     path: '/webhooks',
     summary: 'List webhooks',
-    responses: { 200: z.array(Webhook), ...errors(401, 403, 429) },
+    responses: { 200: z.array(Webhook) },
     metadata: auth,
   },
   getWebhook: {
@@ -111,7 +111,7 @@ export const webhooksContract = c.router({
     path: '/webhooks/:id',
     summary: 'Get a webhook',
     pathParams: WebhookParams,
-    responses: { 200: Webhook, ...errors(401, 403, 404, 429) },
+    responses: { 200: Webhook, ...errors(404) },
     metadata: auth,
   },
   updateWebhook: {
@@ -121,7 +121,7 @@ export const webhooksContract = c.router({
     description: 'A new `secret` signs the next delivery.',
     pathParams: WebhookParams,
     body: UpdateWebhookBody,
-    responses: { 200: Webhook, ...errors(400, 401, 403, 404, 409, 429) },
+    responses: { 200: Webhook, ...errors(404, 409), ...bodyErrors },
     metadata: auth,
   },
   enableWebhook: {
@@ -130,8 +130,8 @@ export const webhooksContract = c.router({
     summary: 'Enable a webhook',
     pathParams: WebhookParams,
     body: c.noBody(),
-    responses: { 200: Webhook, ...errors(401, 403, 404, 429) },
-    metadata: auth,
+    responses: { 200: Webhook, ...errors(404) },
+    metadata: meta('mindKey', 'Webhooks', { idempotent: true }),
   },
   disableWebhook: {
     method: 'POST',
@@ -139,8 +139,8 @@ export const webhooksContract = c.router({
     summary: 'Disable a webhook',
     pathParams: WebhookParams,
     body: c.noBody(),
-    responses: { 200: Webhook, ...errors(401, 403, 404, 429) },
-    metadata: auth,
+    responses: { 200: Webhook, ...errors(404) },
+    metadata: meta('mindKey', 'Webhooks', { idempotent: true }),
   },
   testWebhook: {
     method: 'POST',
@@ -149,7 +149,7 @@ export const webhooksContract = c.router({
     description: 'Sends a `memory.created` test event at once and reports the outcome. 409 on a disabled webhook.',
     pathParams: WebhookParams,
     body: c.noBody(),
-    responses: { 200: WebhookTestResult, ...errors(401, 403, 404, 409, 429) },
+    responses: { 200: WebhookTestResult, ...errors(404, 409) },
     metadata: auth,
   },
   deleteWebhook: {
@@ -157,7 +157,7 @@ export const webhooksContract = c.router({
     path: '/webhooks/:id',
     summary: 'Delete a webhook',
     pathParams: WebhookParams,
-    responses: { 204: c.noBody(), ...errors(401, 403, 404, 429) },
+    responses: { 204: c.noBody(), ...errors(404) },
     metadata: auth,
   },
   listDeliveries: {
@@ -167,7 +167,7 @@ export const webhooksContract = c.router({
     description: 'The most recent deliveries of this webhook, newest first, each with its attempts.',
     pathParams: WebhookParams,
     query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1..100, default 50.' }) }),
-    responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 401, 403, 404, 429) },
+    responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 404) },
     metadata: auth,
   },
   redeliver: {
@@ -177,7 +177,7 @@ export const webhooksContract = c.router({
     description: 'Queues the same event again for this webhook as a new delivery.',
     pathParams: z.object({ id: Id('Webhook'), did: Id('Delivery') }),
     body: c.noBody(),
-    responses: { 202: Delivery, ...errors(401, 403, 404, 409, 429) },
+    responses: { 202: Delivery, ...errors(404, 409) },
     metadata: auth,
   },
-});
+}, routerOptions(mindKeyErrors));

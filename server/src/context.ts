@@ -20,8 +20,4 @@ export interface AppContext {
   state: ServiceState;
   /** Called by close(), last registered first: background workers stop before the database closes. */
   onClose(fn: () => Promise<void> | void): void;
-  /** Called when a graceful shutdown starts, e.g. to end waiting long-polls at once with an empty answer. */
-  onDrain(fn: () => Promise<void> | void): void;
-  /** Work that must finish before the service is ready (e.g. connecting a listener); createApp awaits it. */
-  beforeReady(work: Promise<unknown>): void;
 }

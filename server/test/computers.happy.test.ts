@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
-import { sweepComputerCommands } from '../src/computers/handlers.js';
 import { computersMigrations } from '../src/computers/migrations.js';
 import { bearer, startService, TestClock, type TestService } from './harness.js';
 import {
@@ -266,10 +265,10 @@ describe('computers: the whole loop', () => {
     ];
     assert.equal((await poll(svc, token, 0)).length, 3);
     clock.advance(59_000);
-    await sweepComputerCommands(svc.ctx);
+    await svc.computers.sweep();
     assert.equal((await getCommand(svc, mindKey, computerId, ids[0]!)).status, 'sent', 'still within its 60 s lease');
     clock.advance(2_000);
-    await sweepComputerCommands(svc.ctx);
+    await svc.computers.sweep();
     for (const id of ids) {
       const command = await getCommand(svc, mindKey, computerId, id);
       assert.equal(command.status, 'failed');
@@ -287,7 +286,7 @@ describe('computers: the whole loop', () => {
       assert.deepEqual((await poll(svc, token, 0)).map((c) => c.command_id), [commandId], `hand-over ${attempt}`);
       assert.equal((await getCommand(svc, mindKey, computerId, commandId)).attempts, attempt);
       clock.advance(61_000);
-      await sweepComputerCommands(svc.ctx);
+      await svc.computers.sweep();
     }
     const command = await getCommand(svc, mindKey, computerId, commandId);
     assert.equal(command.status, 'failed');
@@ -302,7 +301,7 @@ describe('computers: the whole loop', () => {
     const waiting = svc.http.get('/computers/me/poll?wait=10').set(bearer(token)).then((r) => r);
     await sleep(200);
     clock.advance(61_000);
-    await sweepComputerCommands(svc.ctx);
+    await svc.computers.sweep();
     assert.deepEqual((await waiting).body.commands.map((c: { command_id: string }) => c.command_id), [commandId]);
   });
 
@@ -312,10 +311,10 @@ describe('computers: the whole loop', () => {
     await poll(svc, token, 0);
     const queuedId = await queue(svc, mindKey, computerId, { type: 'move', payload: { x: 3, y: 4 } });
     clock.advance(9 * 60_000 + 59_000);
-    await sweepComputerCommands(svc.ctx);
+    await svc.computers.sweep();
     assert.equal((await getCommand(svc, mindKey, computerId, queuedId)).status, 'queued');
     clock.advance(2_000);
-    await sweepComputerCommands(svc.ctx);
+    await svc.computers.sweep();
     for (const id of [sentId, queuedId]) {
       const command = await getCommand(svc, mindKey, computerId, id);
       assert.equal(command.status, 'expired');

@@ -1,34 +1,9 @@
 // The ts-rest client of the contract, with the SDK's transport as its fetcher: paths, parameters, bodies and
 // response types all come from @mindservice/contract.
-import { contract, type RouteMetadata } from '@mindservice/contract';
-import { type ApiFetcherArgs, type AppRoute, initClient } from '@ts-rest/core';
+import { contract, isIdempotent, type RouteMetadata } from '@mindservice/contract';
+import { type ApiFetcherArgs, initClient } from '@ts-rest/core';
 import type { RequestOptions } from './options.js';
 import type { Transport } from './transport.js';
-
-/** GET routes that create something (the URL-only forms and the screenshot, which queues a command). */
-const CREATING_GETS = new Set<AppRoute>([
-  contract.tasks.createTaskFromQuery,
-  contract.computers.queueCommandFromQuery,
-  contract.computers.screenshot,
-]);
-/** POST routes that create nothing, so a retry cannot duplicate anything. */
-const SAFE_POSTS = new Set<AppRoute>([
-  contract.accounts.login,
-  contract.webhooks.enableWebhook,
-  contract.webhooks.disableWebhook,
-  contract.computers.disableComputer,
-  contract.computers.postCommandResult,
-  contract.memories.verifyMemory,
-  contract.memories.unverifyMemory,
-]);
-/** Routes that accept either credential but need the human's JWT to succeed. */
-const PREFER_JWT = new Set<AppRoute>([contract.memories.verifyMemory, contract.memories.unverifyMemory]);
-
-/** Whether a route may be retried by default: reads, updates and deletes; nothing that creates. */
-export function isIdempotent(route: AppRoute): boolean {
-  if (route.method === 'POST' || route.method === 'PATCH') return SAFE_POSTS.has(route);
-  return !CREATING_GETS.has(route);
-}
 
 /** Extra arguments every call of the ts-rest client accepts. */
 export interface CallArgs {
@@ -53,7 +28,7 @@ export function createApi(transport: Transport) {
         query: args.rawQuery,
         body: args.rawBody ?? undefined,
         auth: metadata.auth,
-        preferJwt: PREFER_JWT.has(route),
+        preferJwt: metadata.preferJwt ?? false,
         idempotent: isIdempotent(route),
         responseType: metadata.produces ? 'bytes' : 'json',
         minTimeoutMs: args.minTimeoutMs,

@@ -1,12 +1,14 @@
 import type { contract } from '@mindservice/contract';
-import type { RouterImpl } from '../http/router.js';
+import type { Area } from '../area.js';
 import type { AppContext } from '../context.js';
 import { AccountsService } from './service.js';
 
-export function accountsHandlers(ctx: AppContext): RouterImpl<typeof contract.accounts> {
+export function accountsArea(ctx: AppContext): Area<typeof contract.accounts> {
   const accounts = new AccountsService(ctx);
   return {
-    register: async ({ body }) => ({ status: 201, body: await accounts.register(body) }),
-    login: async ({ body }) => ({ status: 200, body: await accounts.login(body) }),
+    handlers: {
+      register: async ({ body }) => ({ status: 201, body: await accounts.register(body) }),
+      login: async ({ body }) => ({ status: 200, body: await accounts.login(body) }),
+    },
   };
 }

@@ -2,7 +2,7 @@ import type { AuthResponse, LoginBody, RegisterBody } from '@mindservice/contrac
 import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
-import { signJwt } from '../http/auth.js';
+import { signJwt } from './tokens.js';
 import { newId } from '../lib/secrets.js';
 import { checkPassword, dummyPasswordHash, hashPassword } from './passwords.js';
 import { findUserByEmail, insertUser } from './store.js';
@@ -21,7 +21,7 @@ export class AccountsService {
       if (isUniqueViolation(err)) throw ApiError.conflict(`An account with the email ${email} already exists`);
       throw err;
     }
-    return { jwt: signJwt(this.ctx, user.id), user };
+    return { jwt: signJwt(this.ctx.jwtSecret, user.id), user };
   }
 
   async login(body: LoginBody): Promise<AuthResponse> {
@@ -29,6 +29,6 @@ export class AccountsService {
     const hash = found?.passwordHash ?? (await dummyPasswordHash(this.ctx.config.bcryptCost));
     const ok = await checkPassword(body.password, hash);
     if (!found || !ok) throw new ApiError(401, 'Email or password is wrong.');
-    return { jwt: signJwt(this.ctx, found.user.id), user: found.user };
+    return { jwt: signJwt(this.ctx.jwtSecret, found.user.id), user: found.user };
   }
 }

@@ -70,8 +70,8 @@ function finish(
   });
 }
 
-/** The one sweeper timer of the process; stopped (and awaited) when the service closes. */
-export function startSweeper(ctx: AppContext, bus: CommandBus): void {
+/** The one sweeper timer of the process; the returned function stops it and waits for a sweep under way. */
+export function startSweeper(ctx: AppContext, bus: CommandBus): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;
@@ -80,8 +80,8 @@ export function startSweeper(ctx: AppContext, bus: CommandBus): void {
       .finally(() => (running = undefined));
   }, SWEEP_INTERVAL_MS);
   timer.unref();
-  ctx.onClose(async () => {
+  return async () => {
     clearInterval(timer);
     await running;
-  });
+  };
 }

@@ -1,14 +1,13 @@
-import type { AuthKind, RouteMetadata } from '@mindservice/contract';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
+import type { AuthKind } from '@mindservice/contract';
 import jwt from 'jsonwebtoken';
 import { userExists } from '../accounts/store.js';
 import { findComputerByTokenHash } from '../computers/store.js';
 import type { AppContext } from '../context.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { findMindByKeyHash } from '../minds/store.js';
+import { ApiError } from './api-error.js';
 import type { Caller } from './caller.js';
-import { ApiError } from './errors.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Mind Key fehlt oder ungültig.';
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Use Authorization header for unlimited access.';
@@ -30,27 +29,23 @@ const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 const classify = (token: string): Presented =>
   token.startsWith('mk_') ? 'mindKey' : token.startsWith('ct_') ? 'computerToken' : JWT_SHAPE.test(token) ? 'jwt' : 'unknown';
 
-export function signJwt(ctx: AppContext, userId: string): string {
-  return jwt.sign({}, ctx.jwtSecret, { algorithm: 'HS256', subject: userId, expiresIn: '7d' });
-}
-
-/** What authentication reads of a request: Express's, or a bare node:http one (no query, no ip). */
+/** What authentication reads of a request: its headers, and its query for `?key=`. */
 export interface CredentialSource {
   headers: IncomingHttpHeaders;
-  query?: Request['query'];
+  query?: Record<string, string | string[] | undefined>;
   ip?: string;
 }
 
 export interface Authenticator {
-  /** The caller, if the request carries credentials the route accepts; else an ApiError (401, 403, 429). */
+  /** The caller, if the request carries credentials the route accepts (anonymous for `none`); else an ApiError (401, 403, 429). */
   authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, auth: AuthKind): Promise<Caller>;
-  /** The same as Express middleware: reads the route's metadata, puts the caller on the request. */
-  middleware(req: Request, res: Response, next: NextFunction): void;
 }
 
+const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
+
 /**
- * The one auth path: route metadata says which credentials a route takes, this checks them
- * and puts the caller on the request. No handler reads credentials itself.
+ * The one auth path: route metadata says which credentials a route takes, this checks them from
+ * the request's headers (and `?key=`) and gives the caller. No handler reads credentials itself.
  */
 export function createAuthenticator(ctx: AppContext): Authenticator {
   const docs = `${ctx.config.publicUrl}/docs/getting-started/authentication`;
@@ -116,21 +111,6 @@ export function createAuthenticator(ctx: AppContext): Authenticator {
   }
 
   return {
-    authenticate: (req, res, auth) => authenticate(req, res, ACCEPTS[auth]),
-    middleware(req, res, next) {
-      const metadata = (req as Request & { tsRestRoute: { metadata: RouteMetadata } }).tsRestRoute.metadata;
-      const accepts = ACCEPTS[metadata.auth];
-      if (accepts.length === 0) {
-        req.caller = { kind: 'anonymous' };
-        return next();
-      }
-      authenticate(req, res, accepts).then(
-        (caller) => {
-          req.caller = caller;
-          next();
-        },
-        next,
-      );
-    },
+    authenticate: (req, res, auth) => (auth === 'none' ? Promise.resolve(ANONYMOUS) : authenticate(req, res, ACCEPTS[auth])),
   };
 }

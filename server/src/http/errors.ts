@@ -1,52 +1,26 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ErrorObject } from '@mindservice/contract';
-import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { ZodError } from 'zod';
+import { ApiError, type ApiErrorExtra, type ErrorDetail, internalError } from './api-error.js';
 
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+export { ApiError, type ErrorDetail, internalError } from './api-error.js';
 
-/** The one error type services throw; the error middleware turns it into the spec's error object. */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly extra: { details?: ErrorDetail[]; docs?: string; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-  }
+/** A validation error names at most this many problems, and says how many more there are. */
+export const MAX_ERROR_DETAILS = 20;
+const MAX_DETAIL_TEXT = 300;
+const MAX_MESSAGE = 4000;
 
-  static badRequest(message: string, details?: ErrorDetail[]) {
-    return new ApiError(400, message, { details });
-  }
-  static notFound(what: string) {
-    return new ApiError(404, `${what} not found`);
-  }
-  static conflict(message: string) {
-    return new ApiError(409, message);
-  }
-  static forbidden(message: string) {
-    return new ApiError(403, message);
-  }
-  /** A field problem found by a service rather than by the schema. */
-  static invalidField(path: string, message: string) {
-    return new ApiError(400, `${path}: ${message}`, { details: [{ path, message }] });
-  }
-}
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
-export const internalError = () => new ApiError(500, 'Internal server error. The request id identifies it in the server log.');
-
-export function errorBody(statusCode: number, message: string, extra: ApiError['extra'] = {}): ErrorObject {
-  const body: ErrorObject = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+export function errorBody(statusCode: number, message: string, extra: ApiErrorExtra = {}): ErrorObject {
+  const body: ErrorObject = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message: clip(message, MAX_MESSAGE) };
   if (extra.docs) body.docs = extra.docs;
-  if (extra.details?.length) body.details = extra.details;
+  if (extra.details?.length) body.details = extra.details.slice(0, MAX_ERROR_DETAILS);
   return body;
 }
 
-/** Writes a JSON answer with node:http alone, so the long-poll route (served before Express) shares it. */
+/** Writes a JSON answer with node:http alone. */
 export function sendJson(res: ServerResponse, statusCode: number, body: unknown) {
   const json = JSON.stringify(body);
   res.statusCode = statusCode;
@@ -55,36 +29,45 @@ export function sendJson(res: ServerResponse, statusCode: number, body: unknown)
   res.end(json);
 }
 
+const INTERNAL_ERROR_JSON = JSON.stringify(errorBody(500, internalError().message));
+
 export function sendError(res: ServerResponse, error: ApiError) {
   if (res.headersSent) return void res.end();
-  for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
-  sendJson(res, error.statusCode, errorBody(error.statusCode, error.message, error.extra));
+  try {
+    for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
+    sendJson(res, error.statusCode, errorBody(error.statusCode, error.message, error.extra));
+  } catch {
+    // Whatever failed, the answer is still the error object, never an HTML page or a stack.
+    res.statusCode = 500;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(INTERNAL_ERROR_JSON);
+  }
 }
 
-function zodDetails(location: string, error: ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => {
-    // A discriminated union names its tag; keep the path readable for nested payload errors.
-    const path = [location, ...issue.path].join('.');
-    return { path, message: issue.message === 'Required' ? 'is required' : issue.message };
-  });
+/** One detail per zod issue, at most MAX_ERROR_DETAILS of them (the rest are counted). */
+function zodDetails(location: string, error: ZodError): { details: ErrorDetail[]; more: number } {
+  const details = error.issues.slice(0, MAX_ERROR_DETAILS).map((issue) => ({
+    path: clip([location, ...issue.path].join('.'), MAX_DETAIL_TEXT),
+    message: clip(issue.message === 'Required' ? 'is required' : issue.message, MAX_DETAIL_TEXT),
+  }));
+  return { details, more: error.issues.length - details.length };
 }
 
-/** ts-rest's request validation failure -> 400 naming each invalid field. */
-export function validationError(err: RequestValidationError): ApiError {
-  const details = [
-    ...(err.pathParams ? zodDetails('params', err.pathParams) : []),
-    ...(err.headers ? zodDetails('headers', err.headers) : []),
-    ...(err.query ? zodDetails('query', err.query) : []),
-    ...(err.body ? zodDetails('body', err.body) : []),
-  ];
+/** 400 naming each invalid field (at most MAX_ERROR_DETAILS, then how many more), for each part of a request that failed. */
+export function validationError(failures: Array<[location: string, error: ZodError]>): ApiError {
+  const details: ErrorDetail[] = [];
+  let more = 0;
+  for (const [location, error] of failures) {
+    const part = zodDetails(location, error);
+    const room = MAX_ERROR_DETAILS - details.length;
+    details.push(...part.details.slice(0, room));
+    more += part.more + Math.max(0, part.details.length - room);
+  }
   const message = details.map((d) => `${d.path}: ${d.message}`).join('; ') || 'Invalid request';
-  return new ApiError(400, message, { details });
+  return new ApiError(400, more > 0 ? `${message}; and ${more} more problem${more === 1 ? '' : 's'}` : message, { details });
 }
 
-export const validationErrorFrom = (location: string, error: ZodError) => {
-  const details = zodDetails(location, error);
-  return new ApiError(400, details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
-};
+export const validationErrorFrom = (location: string, error: ZodError) => validationError([[location, error]]);
 
 interface BodyParserError {
   type?: string;
@@ -94,13 +77,12 @@ interface BodyParserError {
 }
 
 /**
- * The error object for whatever a request threw: an ApiError as it is, ts-rest's validation failure
- * and body-parser's errors translated; 'aborted' when the client went away mid-body; undefined for
- * anything unexpected (logged, then answered 500).
+ * The error object for whatever a request threw: an ApiError as it is, body-parser's errors
+ * translated; 'aborted' when the client went away mid-body; undefined for anything unexpected
+ * (logged, then answered 500).
  */
 export function apiErrorOf(err: unknown): ApiError | 'aborted' | undefined {
   if (err instanceof ApiError) return err;
-  if (err instanceof RequestValidationError) return validationError(err);
   const parserError = err as BodyParserError;
   if (parserError?.type === 'entity.parse.failed') return new ApiError(400, `Request body is not valid JSON: ${parserError.message}`);
   if (parserError?.type === 'entity.too.large') {
@@ -126,7 +108,7 @@ export function answerError<Req>(err: unknown, req: Req, res: ServerResponse, on
   sendError(res, internalError());
 }
 
-/** The final middleware: everything that goes wrong ends here as the error object. */
+/** The final Express middleware (docs and unknown paths): everything that goes wrong ends here as the error object. */
 export function errorMiddleware(onUnexpected: (err: unknown, req: Request) => void) {
   return (err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(err, req, res, onUnexpected);
 }

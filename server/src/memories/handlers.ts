@@ -1,7 +1,7 @@
 import type { contract } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import { mindCaller, userOrMindCaller } from '../http/caller.js';
-import type { RouterImpl } from '../http/router.js';
+import type { Area } from '../area.js';
+import type { MindCaller, UserCaller } from '../http/caller.js';
 import { ChatService } from './chat-service.js';
 import { ContentCipher } from './crypto.js';
 import { MemoriesService } from './service.js';
@@ -10,50 +10,49 @@ import { MemoriesStore } from './store.js';
 import { TransferService } from './transfer-service.js';
 
 /** Memories, chat, scripts and the mind export/import: everything a mind holds for its agent. */
-export function memoriesHandlers(ctx: AppContext): RouterImpl<typeof contract.memories> {
+export function memoriesArea(ctx: AppContext): Area<typeof contract.memories> {
   const store = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
   const memories = new MemoriesService(ctx, store);
   const transfer = new TransferService(ctx, store);
   const chat = new ChatService(ctx);
   const scripts = new ScriptsService(ctx);
 
-  const mindOf = (req: Parameters<typeof mindCaller>[0]) => mindCaller(req).mindId;
-  const actor = (req: Parameters<typeof userOrMindCaller>[0]) => {
-    const caller = userOrMindCaller(req);
-    return caller.kind === 'mind' ? { kind: 'mind' as const, mindId: caller.mindId } : { kind: 'user' as const, userId: caller.userId };
-  };
+  const actor = (caller: MindCaller | UserCaller) =>
+    caller.kind === 'mind' ? { kind: 'mind' as const, mindId: caller.mindId } : { kind: 'user' as const, userId: caller.userId };
 
   return {
-    storeMemory: async ({ body, req }) => {
-      const { created, memory } = await memories.save(mindOf(req), body);
-      return created ? { status: 201, body: memory } : { status: 200, body: memory };
-    },
-    recallMemories: async ({ query, req }) => ({ status: 200, body: await memories.recall(mindOf(req), query) }),
-    memoryStats: async ({ req }) => ({ status: 200, body: await memories.stats(mindOf(req)) }),
-    exportMind: async ({ query, req }) => ({ status: 200, body: await transfer.export(actor(req), query) }),
-    importMind: async ({ query, body, req }) => ({
-      status: 200,
-      body: await transfer.import(mindOf(req), body, query.mode ?? 'merge', query.dry_run ?? false),
-    }),
-    getMemory: async ({ params, req }) => ({ status: 200, body: await memories.get(mindOf(req), params.id) }),
-    updateMemory: async ({ params, body, req }) => ({ status: 200, body: await memories.update(mindOf(req), params.id, body) }),
-    deleteMemory: async ({ params, req }) => {
-      await memories.delete(mindOf(req), params.id);
-      return { status: 204, body: undefined };
-    },
-    verifyMemory: async ({ params, req }) => ({ status: 200, body: await memories.setVerified(actor(req), params.id, true) }),
-    unverifyMemory: async ({ params, req }) => ({ status: 200, body: await memories.setVerified(actor(req), params.id, false) }),
+    handlers: {
+      storeMemory: async ({ body, caller }) => {
+        const { created, memory } = await memories.save(caller.mindId, body);
+        return created ? { status: 201, body: memory } : { status: 200, body: memory };
+      },
+      recallMemories: async ({ query, caller }) => ({ status: 200, body: await memories.recall(caller.mindId, query) }),
+      memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
+      exportMind: async ({ query, caller }) => ({ status: 200, body: await transfer.export(actor(caller), query) }),
+      importMind: async ({ query, body, caller }) => ({
+        status: 200,
+        body: await transfer.import(caller.mindId, body, query.mode ?? 'merge', query.dry_run ?? false),
+      }),
+      getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
+      updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),
+      deleteMemory: async ({ params, caller }) => {
+        await memories.delete(caller.mindId, params.id);
+        return { status: 204, body: undefined };
+      },
+      verifyMemory: async ({ params, caller }) => ({ status: 200, body: await memories.setVerified(actor(caller), params.id, true) }),
+      unverifyMemory: async ({ params, caller }) => ({ status: 200, body: await memories.setVerified(actor(caller), params.id, false) }),
 
-    postChatMessage: async ({ body, req }) => ({ status: 201, body: await chat.post(mindOf(req), body) }),
-    listChatMessages: async ({ query, req }) => ({ status: 200, body: { messages: await chat.list(mindOf(req), query) } }),
+      postChatMessage: async ({ body, caller }) => ({ status: 201, body: await chat.post(caller.mindId, body) }),
+      listChatMessages: async ({ query, caller }) => ({ status: 200, body: { messages: await chat.list(caller.mindId, query) } }),
 
-    listScripts: async ({ req }) => ({ status: 200, body: { scripts: await scripts.list(mindOf(req)) } }),
-    createScript: async ({ body, req }) => ({ status: 201, body: await scripts.create(mindOf(req), body) }),
-    getScript: async ({ params, req }) => ({ status: 200, body: await scripts.get(mindOf(req), params.id) }),
-    updateScript: async ({ params, body, req }) => ({ status: 200, body: await scripts.update(mindOf(req), params.id, body) }),
-    deleteScript: async ({ params, req }) => {
-      await scripts.delete(mindOf(req), params.id);
-      return { status: 204, body: undefined };
+      listScripts: async ({ caller }) => ({ status: 200, body: { scripts: await scripts.list(caller.mindId) } }),
+      createScript: async ({ body, caller }) => ({ status: 201, body: await scripts.create(caller.mindId, body) }),
+      getScript: async ({ params, caller }) => ({ status: 200, body: await scripts.get(caller.mindId, params.id) }),
+      updateScript: async ({ params, body, caller }) => ({ status: 200, body: await scripts.update(caller.mindId, params.id, body) }),
+      deleteScript: async ({ params, caller }) => {
+        await scripts.delete(caller.mindId, params.id);
+        return { status: 204, body: undefined };
+      },
     },
   };
 }

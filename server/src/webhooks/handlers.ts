@@ -1,7 +1,6 @@
 import type { contract } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import { mindCaller } from '../http/caller.js';
-import type { RouterImpl } from '../http/router.js';
+import type { Area } from '../area.js';
 import { Deliverer } from './delivery.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookSender } from './sender.js';
@@ -9,7 +8,7 @@ import { queueDeliveries, WebhooksService } from './service.js';
 import { DeliveryWorker } from './worker.js';
 
 /** Composition root: the service, the event hook that queues deliveries, and the delivery worker. */
-export function webhooksHandlers(ctx: AppContext): RouterImpl<typeof contract.webhooks> {
+export function webhooksArea(ctx: AppContext): Area<typeof contract.webhooks> {
   const sender = new WebhookSender({ timeoutMs: ctx.config.webhookTimeoutMs, allowPrivate: ctx.config.webhookAllowPrivate });
   const secrets = SecretBox.fromConfig(ctx.config);
   const deliverer = new Deliverer(ctx, sender, secrets);
@@ -24,31 +23,33 @@ export function webhooksHandlers(ctx: AppContext): RouterImpl<typeof contract.we
   ctx.events.onCommitted((event) => {
     if (queued.delete(event)) worker.wake();
   });
-  worker.wake(); // rows left pending by a previous run
-  ctx.onClose(async () => {
-    await worker.stop();
-    sender.close();
-  });
 
   return {
-    createWebhook: async ({ body, req }) => ({ status: 201, body: await webhooks.create(mindCaller(req).mindId, body) }),
-    listWebhooks: async ({ req }) => ({ status: 200, body: await webhooks.list(mindCaller(req).mindId) }),
-    getWebhook: async ({ params, req }) => ({ status: 200, body: await webhooks.get(mindCaller(req).mindId, params.id) }),
-    updateWebhook: async ({ params, body, req }) => ({ status: 200, body: await webhooks.update(mindCaller(req).mindId, params.id, body) }),
-    enableWebhook: async ({ params, req }) => ({ status: 200, body: await webhooks.setEnabled(mindCaller(req).mindId, params.id, true) }),
-    disableWebhook: async ({ params, req }) => ({ status: 200, body: await webhooks.setEnabled(mindCaller(req).mindId, params.id, false) }),
-    testWebhook: async ({ params, req }) => ({ status: 200, body: await webhooks.test(mindCaller(req).mindId, params.id) }),
-    deleteWebhook: async ({ params, req }) => {
-      await webhooks.delete(mindCaller(req).mindId, params.id);
-      return { status: 204, body: undefined };
+    start: () => worker.wake(), // rows left pending by a previous run
+    async stop() {
+      await worker.stop();
+      sender.close();
     },
-    listDeliveries: async ({ params, query, req }) => ({
-      status: 200,
-      body: { deliveries: await webhooks.deliveries(mindCaller(req).mindId, params.id, query.limit) },
-    }),
-    redeliver: async ({ params, req }) => ({
-      status: 202,
-      body: await webhooks.redeliver(mindCaller(req).mindId, params.id, params.did),
-    }),
+    handlers: {
+      createWebhook: async ({ body, caller }) => ({ status: 201, body: await webhooks.create(caller.mindId, body) }),
+      listWebhooks: async ({ caller }) => ({ status: 200, body: await webhooks.list(caller.mindId) }),
+      getWebhook: async ({ params, caller }) => ({ status: 200, body: await webhooks.get(caller.mindId, params.id) }),
+      updateWebhook: async ({ params, body, caller }) => ({ status: 200, body: await webhooks.update(caller.mindId, params.id, body) }),
+      enableWebhook: async ({ params, caller }) => ({ status: 200, body: await webhooks.setEnabled(caller.mindId, params.id, true) }),
+      disableWebhook: async ({ params, caller }) => ({ status: 200, body: await webhooks.setEnabled(caller.mindId, params.id, false) }),
+      testWebhook: async ({ params, caller }) => ({ status: 200, body: await webhooks.test(caller.mindId, params.id) }),
+      deleteWebhook: async ({ params, caller }) => {
+        await webhooks.delete(caller.mindId, params.id);
+        return { status: 204, body: undefined };
+      },
+      listDeliveries: async ({ params, query, caller }) => ({
+        status: 200,
+        body: { deliveries: await webhooks.deliveries(caller.mindId, params.id, query.limit) },
+      }),
+      redeliver: async ({ params, caller }) => ({
+        status: 202,
+        body: await webhooks.redeliver(caller.mindId, params.id, params.did),
+      }),
+    },
   };
 }

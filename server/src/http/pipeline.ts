@@ -1,0 +1,140 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
+import { bodyLimitOf, type ContractRoute, listRoutes, type RouteMetadata } from '@mindservice/contract';
+import { type AppRoute, type AppRouter, checkZodSchema, isAppRouteNoBody, isAppRouteOtherResponse, validateResponse } from '@ts-rest/core';
+import type { ZodError } from 'zod';
+import { ApiError } from './api-error.js';
+import type { Authenticator } from './auth.js';
+import { hasBody, readJsonBody } from './body.js';
+import { answerError, sendJson, validationError } from './errors.js';
+import type { RawRequest } from './request-log.js';
+import type { ApiRequest } from './router.js';
+
+/** A handler of the router implementation, untyped so that one table holds them all (each is typed by its route where written). */
+type AnyHandler = (args: Record<string, unknown>) => Promise<{ status: number | string; body: unknown }>;
+
+interface CompiledRoute {
+  key: string;
+  route: AppRoute;
+  metadata: RouteMetadata;
+  handler: AnyHandler;
+  pattern: RegExp;
+  paramNames: string[];
+  bodyLimit: number;
+}
+
+export interface PipelineOptions {
+  validateResponses: boolean;
+  /** The client's address under the trust-proxy setting (`?key=` and failed logins are limited by it). */
+  ipOf: (req: IncomingMessage) => string;
+  onUnexpected: (err: unknown, req: RawRequest) => void;
+}
+
+/** `/computers/:id/commands` -> a pattern matching as Express does: any case, an optional trailing slash. */
+function compilePath(path: string): { pattern: RegExp; paramNames: string[] } {
+  const paramNames: string[] = [];
+  const source = path
+    .split('/')
+    .map((segment) => {
+      if (!segment.startsWith(':')) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      paramNames.push(segment.slice(1));
+      return '([^/]+)';
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${source}/?$`, 'i'), paramNames };
+}
+
+function handlerAt(implementation: object, key: string): AnyHandler {
+  const handler = key.split('.').reduce<unknown>((node, name) => (node as Record<string, unknown> | undefined)?.[name], implementation);
+  if (typeof handler !== 'function') throw new Error(`No handler for route ${key}`);
+  return handler as AnyHandler;
+}
+
+const decodeParam = (name: string, raw: string) => {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ApiError(400, `params.${name}: is not valid percent-encoding`, { details: [{ path: `params.${name}`, message: 'is not valid percent-encoding' }] });
+  }
+};
+
+/**
+ * The one way a request to a contract route is served: the route matched from the contract's list,
+ * the credential checked from the headers (before any body is read: a request without a valid
+ * credential costs no body parsing), the body read up to the route's limit, the request validated
+ * against the contract, the handler, the answer (validated when configured), the error object.
+ * Express serves only what is not a contract route (the guides, the OpenAPI document, 404s).
+ */
+export function createPipeline(contract: AppRouter, implementation: object, auth: Authenticator, options: PipelineOptions) {
+  const byMethod = new Map<string, CompiledRoute[]>();
+  for (const { key, route, metadata } of listRoutes(contract) as ContractRoute[]) {
+    const compiled: CompiledRoute = { key, route, metadata, handler: handlerAt(implementation, key), bodyLimit: bodyLimitOf(route), ...compilePath(route.path) };
+    const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
+    for (const method of methods) byMethod.set(method, [...(byMethod.get(method) ?? []), compiled]);
+  }
+
+  async function serve(compiled: CompiledRoute, match: RegExpExecArray, query: string, req: ApiRequest, res: ServerResponse) {
+    const { route, metadata } = compiled;
+    const params: Record<string, string> = {};
+    compiled.paramNames.forEach((name, i) => (params[name] = decodeParam(name, match[i + 1])));
+    req.query = query ? parseQuery(query) : {};
+    req.ip = options.ipOf(req);
+
+    let caller;
+    try {
+      caller = await auth.authenticate(req, res, metadata.auth);
+    } catch (err) {
+      // Refused before its body was read: don't spend anything on reading it.
+      if (hasBody(req)) res.setHeader('Connection', 'close');
+      throw err;
+    }
+    const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit) : undefined;
+
+    const failures: Array<[string, ZodError]> = [];
+    const check = (location: string, data: unknown, schema: unknown) => {
+      const result = checkZodSchema(data, schema);
+      if (!result.success) failures.push([location, result.error]);
+      return result.success ? result.data : undefined;
+    };
+    const validParams = check('params', params, route.pathParams);
+    const validQuery = check('query', req.query, route.query);
+    const validBody = check('body', rawBody, 'body' in route ? route.body : null);
+    if (failures.length > 0) throw validationError(failures);
+
+    const result = await compiled.handler({ params: validParams, query: validQuery, body: validBody, headers: req.headers, caller, req, res });
+    const status = Number(result.status);
+    const declared = route.responses[status];
+    if (declared !== undefined && isAppRouteNoBody(declared)) {
+      res.statusCode = status;
+      return void res.end();
+    }
+    if (declared !== undefined && isAppRouteOtherResponse(declared)) {
+      res.statusCode = status;
+      res.setHeader('Content-Type', declared.contentType);
+      return void res.end(result.body as Buffer);
+    }
+    const body = options.validateResponses ? validateResponse({ appRoute: route, response: { status, body: result.body } }).body : result.body;
+    sendJson(res, status, body);
+  }
+
+  /** The server for this request if it addresses a contract route, else undefined (Express takes it). */
+  return (req: RawRequest): ((res: ServerResponse) => void) | undefined => {
+    const routes = byMethod.get(req.method ?? '');
+    if (!routes) return undefined;
+    // As Express reads it: a #fragment is no part of the path or the query.
+    const url = req.url ?? '';
+    const fragmentAt = url.indexOf('#');
+    const target = fragmentAt < 0 ? url : url.slice(0, fragmentAt);
+    const queryAt = target.indexOf('?');
+    const path = queryAt < 0 ? target : target.slice(0, queryAt);
+    for (const compiled of routes) {
+      const match = compiled.pattern.exec(path);
+      if (!match) continue;
+      const query = queryAt < 0 ? '' : target.slice(queryAt + 1);
+      return (res) => {
+        serve(compiled, match, query, req as ApiRequest, res).catch((err: unknown) => answerError(err, req, res, options.onUnexpected));
+      };
+    }
+    return undefined;
+  };
+}
