@@ -13,6 +13,7 @@ import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
 import { ApiError, errorMiddleware, notFoundMiddleware, sendError } from './http/errors.js';
+import { corsFor, setApiHeaders, setDocsHeaders } from './http/headers.js';
 import { createPipeline } from './http/pipeline.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
 import { type RawRequest, requestLog } from './http/request-log.js';
@@ -115,16 +116,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ipOf,
     onUnexpected: unexpected,
   });
+  const answerCors = corsFor(config.corsOrigins);
   const handle = (req: RawRequest, res: ServerResponse) => {
     logRequest(req, res);
     inFlight++;
     res.once('close', () => inFlight--);
+    setApiHeaders(res);
+    if (answerCors(req, res)) return;
     if (ctx.state === 'draining' && req.url?.split('?')[0] !== '/health') {
       res.setHeader('Connection', 'close');
       return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
     }
     const serve = route(req);
     if (serve) return serve(res);
+    setDocsHeaders(res);
     app(req, res);
   };
 

@@ -19,6 +19,12 @@ const duration = z
   .transform(parseDuration);
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
+/** Browser origins allowed to call the API (`https://app.example.com,http://localhost:5173`, or `*`). */
+const corsOrigins = z
+  .string()
+  .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
+  .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)), 'must be origins like https://app.example.com (scheme and host, no path), comma-separated, or *');
+
 /** Every setting comes from the environment; this is the only place that reads it. */
 const EnvSchema = z.object({
   PORT: port.default(3000),
@@ -42,6 +48,7 @@ const EnvSchema = z.object({
   MIND_WEBHOOK_ALLOW_PRIVATE: flag.default('false'),
   MIND_SCREENSHOT_WAIT: duration.default('30s'),
   MIND_SHUTDOWN_TIMEOUT: duration.default('10s'),
+  MIND_CORS_ORIGINS: corsOrigins.default(''),
 });
 
 export interface Config {
@@ -60,6 +67,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   screenshotWaitMs: number;
   shutdownTimeoutMs: number;
+  /** Origins a browser app may call the API from; empty: CORS off. */
+  corsOrigins: string[];
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -91,6 +100,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: e.MIND_WEBHOOK_ALLOW_PRIVATE,
     screenshotWaitMs: e.MIND_SCREENSHOT_WAIT,
     shutdownTimeoutMs: e.MIND_SHUTDOWN_TIMEOUT,
+    corsOrigins: e.MIND_CORS_ORIGINS,
     validateResponses: false,
   };
 }

@@ -11,8 +11,9 @@ export interface Waiter {
 
 /**
  * Wakes waiting long-polls and screenshot requests. Subscribe first, then look in the database,
- * then await: a notification that arrives in between is not lost. This implementation lives in one
- * process; several instances would back the same interface with PostgreSQL LISTEN/NOTIFY.
+ * then await: a notification that arrives in between is not lost. `InProcessCommandBus` serves one
+ * process (SQLite); `PostgresCommandBus` (pg-bus.ts) carries the same wake-ups across instances with
+ * LISTEN/NOTIFY.
  */
 export interface CommandBus {
   /** Something changed for this computer (a command was queued, it was disabled): wake its poll. */

@@ -28,7 +28,7 @@ const swaggerHtml = `<!doctype html>
 <script src="/docs/api/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/api/swagger-init.js"></script></body></html>`;
 
-const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, persistAuthorization: true });`;
+const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
 /** /openapi.json, Swagger UI at /docs/api, and the markdown guides under /docs/... as HTML. */
 export function docsRouter(): Router {

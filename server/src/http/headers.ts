@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import cors from 'cors';
+import helmet from 'helmet';
+
+type Header = [name: string, value: string | number | readonly string[]];
+
+/** The headers a helmet middleware sets, read once: setting them from a list costs less per request than running it. */
+function headersOf(middleware: ReturnType<typeof helmet>): Header[] {
+  const headers: Header[] = [];
+  const res = { setHeader: (name: string, value: Header[1]) => void headers.push([name, value]), removeHeader: () => undefined };
+  middleware({} as never, res as never, () => undefined);
+  return headers;
+}
+
+/** API answers are JSON (or a PNG) for programs: no framing, no sniffing, no caching (they may carry a Mind Key or a JWT). */
+const API_HEADERS: Header[] = [
+  ...headersOf(
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      xFrameOptions: { action: 'deny' },
+      // What only a document a browser shows needs, answers to programs go without (fewer bytes on every answer).
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      strictTransportSecurity: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    }),
+  ),
+  ['Cache-Control', 'no-store'],
+];
+
+/** The guides and Swagger UI: their own scripts, styles and images only (Swagger UI's inline styles and data: images allowed). */
+const DOCS_HEADERS: Header[] = headersOf(
+  helmet({
+    contentSecurityPolicy: {
+      directives: {
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        frameAncestors: ["'none'"],
+        // The service is often reached over plain http on localhost; TLS is the reverse proxy's business.
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: false,
+    xFrameOptions: { action: 'deny' },
+  }),
+);
+
+const setAll = (res: ServerResponse, headers: Header[]) => {
+  for (const [name, value] of headers) res.setHeader(name, value);
+};
+export const setApiHeaders = (res: ServerResponse) => setAll(res, API_HEADERS);
+export const setDocsHeaders = (res: ServerResponse) => setAll(res, DOCS_HEADERS);
+
+/**
+ * CORS for the browser origins an operator lists (MIND_CORS_ORIGINS); off when none are. Answers a
+ * preflight itself (true: the request is done); on other requests it adds the headers and returns false.
+ */
+export function corsFor(origins: string[]): (req: IncomingMessage, res: ServerResponse) => boolean {
+  if (origins.length === 0) return () => false;
+  const middleware = cors({
+    origin: origins.includes('*') ? '*' : origins,
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
+    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+    maxAge: 600,
+  });
+  return (req, res) => {
+    let passed = false;
+    // With a fixed list of origins the cors package decides synchronously.
+    middleware(req as never, res as never, () => (passed = true));
+    return !passed;
+  };
+}
