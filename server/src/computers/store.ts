@@ -1,10 +1,12 @@
 import type { Command, CommandStatus, CommandType, Computer } from '@mindservice/contract';
-import { type Conn, isPostgres } from '../db/database.js';
+import { type Conn, isPostgres, runSql } from '../db/database.js';
 
 export interface ComputerIdentity {
   id: string;
   userId: string;
   mindId: string | null;
+  /** The computer's mind is disabled: its token is refused like the mind's key. */
+  mindDisabled: boolean;
 }
 
 /** Who may see a computer: a user sees all of theirs; a Mind Key only those tied to its mind. */
@@ -116,10 +118,13 @@ export async function useInstallCode(conn: Conn, codeHash: string, now: string):
 
 /** The active computer a token belongs to; disabled computers' tokens find nothing. */
 export async function findComputerByTokenHash(conn: Conn, tokenHash: string): Promise<ComputerIdentity | undefined> {
-  const row = await conn<ComputerRow>('computers')
-    .where({ token_hash: tokenHash, status: 'active' })
-    .first('id', 'user_id', 'mind_id');
-  return row && { id: row.id, userId: row.user_id, mindId: row.mind_id };
+  // Every poll asks: one prepared statement that also says whether the computer's mind is disabled.
+  const [row] = await runSql<Pick<ComputerRow, 'id' | 'user_id' | 'mind_id'> & { mind_disabled_at: string | null }>(
+    conn,
+    "SELECT c.id, c.user_id, c.mind_id, m.disabled_at AS mind_disabled_at FROM computers c LEFT JOIN minds m ON m.id = c.mind_id WHERE c.token_hash = ? AND c.status = 'active'",
+    [tokenHash],
+  );
+  return row && { id: row.id, userId: row.user_id, mindId: row.mind_id, mindDisabled: row.mind_disabled_at != null };
 }
 
 export async function insertComputer(conn: Conn, computer: StoredComputer, tokenHash: string) {

@@ -23,6 +23,8 @@ const ACCEPTS: Record<AuthKind, CredentialKind[]> = {
   computerToken: ['computerToken'],
 };
 
+const MIND_DISABLED_MESSAGE = 'This mind is disabled. Its data is kept; the operator can enable it again.';
+
 const NAMES: Record<CredentialKind, string> = { mindKey: 'a Mind Key', jwt: 'a JWT', computerToken: 'a Computer Token' };
 
 const JWT_SHAPE = /^[\w-]+\.[\w-]+\.[\w-]*$/;
@@ -80,12 +82,13 @@ export function createAuthenticator(ctx: AppContext): Authenticator {
     if (kind === 'mindKey') {
       const mind = await findMindByKeyHash(ctx.db, sha256Hex(token));
       if (!mind) throw unauthorized('unknown Mind Key (a deleted mind\'s key stops working)');
-      if (mind.disabled) throw ApiError.forbidden('This mind is disabled. Its data is kept; the operator can enable it again.');
+      if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
       return { kind: 'mind', userId: mind.userId, mindId: mind.id };
     }
     if (kind === 'computerToken') {
       const computer = await findComputerByTokenHash(ctx.db, sha256Hex(token));
       if (!computer) throw unauthorized('unknown or revoked Computer Token');
+      if (computer.mindDisabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
       return { kind: 'computer', userId: computer.userId, mindId: computer.mindId, computerId: computer.id };
     }
     let userId: string | undefined;
