@@ -1,13 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { unescape as unescapeQuery } from 'node:querystring';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-/** Mind Keys in URLs never reach a log line. */
-export const redactUrl = (url: string) => url.replace(/([?&]key=)[^&#]*/gi, '$1[redacted]');
 
-/** A request as it arrives, before Express (the long-poll route never reaches Express). */
+/** Mind Keys in URLs never reach a log line: a parameter whose decoded name is `key` (`?ke%79=` too) loses its value. */
+export function redactUrl(url: string): string {
+  const queryAt = url.indexOf('?');
+  if (queryAt < 0) return url;
+  const fragmentAt = url.indexOf('#', queryAt);
+  const query = fragmentAt < 0 ? url.slice(queryAt + 1) : url.slice(queryAt + 1, fragmentAt);
+  const redacted = query
+    .split('&')
+    .map((part) => {
+      const eq = part.indexOf('=');
+      const name = eq < 0 ? part : part.slice(0, eq);
+      return unescapeQuery(name.replace(/\+/g, ' ')) === 'key' ? `${name}=[redacted]` : part;
+    })
+    .join('&');
+  return `${url.slice(0, queryAt + 1)}${redacted}`;
+}
+
+/** A request as it arrives, before the pipeline or Express has read anything of it. */
 export type RawRequest = IncomingMessage & { requestId?: string };
 
 /**
