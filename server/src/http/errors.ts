@@ -3,6 +3,7 @@ import type { ErrorObject } from '@mindservice/contract';
 import { RequestValidationError } from '@ts-rest/express';
 import type { NextFunction, Request, Response } from 'express';
 import type { ZodError } from 'zod';
+import { isDatabaseBusy } from '../db/errors.js';
 
 export interface ErrorDetail {
   path: string;
@@ -101,6 +102,7 @@ interface BodyParserError {
 export function apiErrorOf(err: unknown): ApiError | 'aborted' | undefined {
   if (err instanceof ApiError) return err;
   if (err instanceof RequestValidationError) return validationError(err);
+  if (isDatabaseBusy(err)) return new ApiError(503, 'The database is busy. Retry in a few seconds.', { headers: { 'Retry-After': '5' } });
   const parserError = err as BodyParserError;
   if (parserError?.type === 'entity.parse.failed') return new ApiError(400, `Request body is not valid JSON: ${parserError.message}`);
   if (parserError?.type === 'entity.too.large') {
