@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Config } from '../config.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../lib/keyfile.js';
 import { BACKSTOP_PAGES } from './checkpointer.js';
 import { migrationSource } from './migrations.js';
 
@@ -99,10 +99,14 @@ function postgresConfig(config: Config): Knex.Config {
 
 export function openDatabase(config: Config): Db {
   if (config.databaseUrl) return knex(postgresConfig(config));
-  mkdirSync(config.dataDir, { recursive: true });
+  // The data directory 0700, the database and its -wal and -shm files 0600 (DESIGN section 13).
+  ensurePrivateDir(config.dataDir);
+  const file = sqliteFile(config);
+  ensurePrivateFile(file);
+  for (const suffix of ['-wal', '-shm']) ensurePrivateFile(file + suffix, false);
   return knex({
     client: 'better-sqlite3',
-    connection: { filename: sqliteFile(config) },
+    connection: { filename: file },
     useNullAsDefault: true,
     pool: {
       min: 1,
