@@ -49,6 +49,11 @@ const EnvSchema = z.object({
   MIND_SCREENSHOT_WAIT: duration.default('30s'),
   MIND_SHUTDOWN_TIMEOUT: duration.default('10s'),
   MIND_CORS_ORIGINS: corsOrigins.default(''),
+  // Safe on the open internet (DESIGN section 13): webhook targets and PostgreSQL limits.
+  MIND_WEBHOOK_ALLOW_LOCALHOST: flag.optional(),
+  MIND_DB_STATEMENT_TIMEOUT: duration.default('30s'),
+  MIND_DB_ACQUIRE_TIMEOUT: duration.default('10s'),
+  MIND_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
 });
 
 export interface Config {
@@ -69,6 +74,12 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Origins a browser app may call the API from; empty: CORS off. */
   corsOrigins: string[];
+  /** `http://localhost` webhook targets: by default only while the server listens on loopback alone. */
+  webhookAllowLocalhost: boolean;
+  /** PostgreSQL: longest statement (0: no limit), longest wait for a pool connection, pool size. */
+  dbStatementTimeoutMs: number;
+  dbAcquireTimeoutMs: number;
+  dbPoolSize: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -83,7 +94,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  const shownHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -91,7 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.MIND_JWT_SECRET,
     encryptionKey: e.MIND_ENCRYPTION_KEY,
-    publicUrl: (e.MIND_PUBLIC_URL ?? `http://${shownHost}:${e.PORT}`).replace(/\/$/, ''),
+    publicUrl: (e.MIND_PUBLIC_URL ?? defaultPublicUrl(e.HOST, e.PORT)).replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     bcryptCost: e.MIND_BCRYPT_COST,
@@ -101,6 +111,31 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     screenshotWaitMs: e.MIND_SCREENSHOT_WAIT,
     shutdownTimeoutMs: e.MIND_SHUTDOWN_TIMEOUT,
     corsOrigins: e.MIND_CORS_ORIGINS,
+    webhookAllowLocalhost: e.MIND_WEBHOOK_ALLOW_LOCALHOST ?? isLoopbackHost(e.HOST),
+    dbStatementTimeoutMs: e.MIND_DB_STATEMENT_TIMEOUT,
+    dbAcquireTimeoutMs: e.MIND_DB_ACQUIRE_TIMEOUT,
+    dbPoolSize: e.MIND_DB_POOL_SIZE,
     validateResponses: false,
   };
+}
+
+/** Whether HOST is a loopback address only (`127.0.0.1`, any of 127.0.0.0/8, `::1`, `localhost`). */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+function defaultPublicUrl(host: string, port: number): string {
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return `http://${shownHost}:${port}`;
+}
+
+/**
+ * The configuration once the server listens: with `PORT=0` (tests) the real port is known only then,
+ * and the rules that recognise the service's own address (webhook targets) need it.
+ */
+export function withListeningPort(config: Config, port: number): Config {
+  if (config.port !== 0 || port === 0) return config;
+  const derived = config.publicUrl === defaultPublicUrl(config.host, 0);
+  return { ...config, port, publicUrl: derived ? defaultPublicUrl(config.host, port) : config.publicUrl };
 }

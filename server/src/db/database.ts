@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
 import type { Config } from '../config.js';
+import { ensurePrivateDir, ensurePrivateFile } from '../lib/keyfile.js';
 import { BACKSTOP_PAGES } from './checkpointer.js';
 import { migrationSource } from './migrations.js';
 
@@ -72,14 +72,41 @@ function cachePreparedStatements(conn: SqliteConnection, limit = 1000) {
 /** The SQLite database file in the data directory. */
 export const sqliteFile = (config: Config) => join(config.dataDir, 'mind.sqlite');
 
+/**
+ * PostgreSQL (DESIGN section 13: nobody can hold the database): every statement ends within
+ * MIND_DB_STATEMENT_TIMEOUT (the server cancels it, SQLSTATE 57014; a wait for a lock counts too), a
+ * request waits at most MIND_DB_ACQUIRE_TIMEOUT for one of the MIND_DB_POOL_SIZE connections (knex
+ * then throws KnexTimeoutError). Both answer 503 with Retry-After (see db/errors.ts `isDatabaseBusy`).
+ */
+function postgresConfig(config: Config): Knex.Config {
+  return {
+    client: 'pg',
+    connection: {
+      connectionString: config.databaseUrl,
+      ...(config.dbStatementTimeoutMs > 0 ? { statement_timeout: config.dbStatementTimeoutMs } : {}),
+    },
+    pool: { min: 0, max: config.dbPoolSize },
+    acquireConnectionTimeout: config.dbAcquireTimeoutMs,
+    log: {
+      // knex prints every acquire timeout with a stack on stdout, between the JSON log lines; each is
+      // answered 503 and so already in the request log. Its other warnings go to stderr.
+      warn: (message: unknown) => {
+        if (!String(message).startsWith('Acquire connection error')) console.warn(message);
+      },
+    },
+  };
+}
+
 export function openDatabase(config: Config): Db {
-  if (config.databaseUrl) {
-    return knex({ client: 'pg', connection: config.databaseUrl, pool: { min: 0, max: 10 } });
-  }
-  mkdirSync(config.dataDir, { recursive: true });
+  if (config.databaseUrl) return knex(postgresConfig(config));
+  // The data directory 0700, the database and its -wal and -shm files 0600 (DESIGN section 13).
+  ensurePrivateDir(config.dataDir);
+  const file = sqliteFile(config);
+  ensurePrivateFile(file);
+  for (const suffix of ['-wal', '-shm']) ensurePrivateFile(file + suffix, false);
   return knex({
     client: 'better-sqlite3',
-    connection: { filename: sqliteFile(config) },
+    connection: { filename: file },
     useNullAsDefault: true,
     pool: {
       min: 1,
@@ -103,6 +130,17 @@ export function openDatabase(config: Config): Db {
 }
 
 export async function migrateLatest(db: Db): Promise<string[]> {
+  // A migration may rewrite a large table for longer than a request's statement timeout: it runs on a
+  // connection of its own without one.
+  const connection = db.client.config.connection as { statement_timeout?: number } | string | undefined;
+  if (typeof connection === 'object' && connection.statement_timeout) {
+    const unlimited = knex({ ...(db.client.config as Knex.Config), connection: { ...connection, statement_timeout: undefined }, pool: { min: 0, max: 1 } });
+    try {
+      return await migrateLatest(unlimited);
+    } finally {
+      await unlimited.destroy();
+    }
+  }
   const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
   return applied;
 }

@@ -2,6 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { ErrorObject } from '@mindservice/contract';
 import type { NextFunction, Request, Response } from 'express';
 import type { ZodError } from 'zod';
+import { isDatabaseBusy } from '../db/errors.js';
 import { ApiError, type ApiErrorExtra, type ErrorDetail, internalError } from './api-error.js';
 
 export { ApiError, type ErrorDetail, internalError } from './api-error.js';
@@ -83,6 +84,7 @@ interface BodyParserError {
  */
 export function apiErrorOf(err: unknown): ApiError | 'aborted' | undefined {
   if (err instanceof ApiError) return err;
+  if (isDatabaseBusy(err)) return new ApiError(503, 'The database is busy. Retry in a few seconds.', { headers: { 'Retry-After': '5' } });
   const parserError = err as BodyParserError;
   if (parserError?.type === 'entity.parse.failed') return new ApiError(400, `Request body is not valid JSON: ${parserError.message}`);
   if (parserError?.type === 'entity.too.large') {

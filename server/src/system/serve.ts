@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino from 'pino';
 import { createApp } from '../app.js';
-import type { Config } from '../config.js';
+import { type Config, withListeningPort } from '../config.js';
 import { API_VERSION } from '@mindservice/contract/openapi';
 
 /** Answers while migrations run: /health says `starting`, everything else 503 with Retry-After. */
@@ -36,6 +36,8 @@ export async function serve(config: Config): Promise<void> {
   });
   const address = server.address();
   const url = `http://${config.host}:${typeof address === 'object' && address ? address.port : config.port}`;
+  // With PORT=0 the port is known only now; the webhook rules compare targets with it.
+  config = withListeningPort(config, typeof address === 'object' && address ? address.port : config.port);
 
   let service;
   try {

@@ -5,11 +5,16 @@ import { Deliverer } from './delivery.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookSender } from './sender.js';
 import { queueDeliveries, WebhooksService } from './service.js';
+import { WebhookTargets } from './ssrf.js';
 import { DeliveryWorker } from './worker.js';
 
 /** Composition root: the service, the event hook that queues deliveries, and the delivery worker. */
 export function webhooksArea(ctx: AppContext): Area<typeof contract.webhooks> {
-  const sender = new WebhookSender({ timeoutMs: ctx.config.webhookTimeoutMs, allowPrivate: ctx.config.webhookAllowPrivate });
+  const sender = new WebhookSender({
+    timeoutMs: ctx.config.webhookTimeoutMs,
+    allowPrivate: ctx.config.webhookAllowPrivate,
+    targets: WebhookTargets.fromConfig(ctx.config),
+  });
   const secrets = SecretBox.fromConfig(ctx.config);
   const deliverer = new Deliverer(ctx, sender, secrets);
   const worker = new DeliveryWorker(ctx, deliverer);

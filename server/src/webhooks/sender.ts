@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { SignedRequest } from './signing.js';
-import { checkLiteralAddress, NotPublicAddressError, publicOnlyLookup, webhookUrlProblem } from './ssrf.js';
+import { checkLiteralAddress, NotPublicAddressError, publicOnlyLookup, type WebhookTargets, webhookUrlProblem } from './ssrf.js';
 
 export interface SendResult {
   /** HTTP status, or null when no answer came (network error, timeout, refused target). */
@@ -17,6 +17,8 @@ export interface SendResult {
 export interface SenderOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The URL rules that depend on the configuration (the service itself, localhost), checked before every send. */
+  targets?: WebhookTargets;
 }
 
 const MAX_SOCKETS = 32;
@@ -45,7 +47,7 @@ export class WebhookSender {
     let url: URL;
     try {
       url = new URL(target);
-      const problem = webhookUrlProblem(url);
+      const problem = this.options.targets ? this.options.targets.problem(url) : webhookUrlProblem(url);
       if (problem) return Promise.resolve(refused(`url ${problem}`));
       if (url.protocol === 'https:' && !this.options.allowPrivate) checkLiteralAddress(url);
     } catch (err) {

@@ -17,7 +17,7 @@ import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
 import type { SecretBox } from './secret-box.js';
-import { webhookUrlProblem } from './ssrf.js';
+import { WebhookTargets } from './ssrf.js';
 import {
   type AttemptRow,
   countWebhooks,
@@ -54,7 +54,7 @@ export class WebhooksService {
     const row: WebhookRow = {
       id: newId(),
       mind_id: mindId,
-      url: normalizeUrl(body.url, 'body.url'),
+      url: normalizeUrl(body.url, 'body.url', WebhookTargets.fromConfig(this.ctx.config)),
       events: normalizeEvents(body.events, 'body.events'),
       secret_encrypted: this.secrets.seal(body.secret),
       enabled: true,
@@ -85,7 +85,7 @@ export class WebhooksService {
 
   async update(mindId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
     const patch: WebhookPatch = {};
-    if (body.url !== undefined) patch.url = normalizeUrl(body.url, 'body.url');
+    if (body.url !== undefined) patch.url = normalizeUrl(body.url, 'body.url', WebhookTargets.fromConfig(this.ctx.config));
     if (body.events !== undefined) patch.events = normalizeEvents(body.events, 'body.events');
     if (body.secret !== undefined) patch.secret_encrypted = this.secrets.seal(body.secret);
     if (body.enabled !== undefined) patch.enabled = body.enabled;
@@ -184,15 +184,18 @@ function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): Delivery {
   };
 }
 
-/** `https://...`, or http for localhost / 127.0.0.1; stored in URL-normalised form so duplicates are caught. */
-function normalizeUrl(text: string, field: string): string {
+/**
+ * `https://...`, or http for localhost / 127.0.0.1 where allowed, never the service itself (see
+ * WebhookTargets); stored in URL-normalised form so duplicates are caught.
+ */
+function normalizeUrl(text: string, field: string, targets: WebhookTargets): string {
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
     throw ApiError.invalidField(field, 'must be a URL like https://example.com/hooks');
   }
-  const problem = webhookUrlProblem(url);
+  const problem = targets.problem(url);
   if (problem) throw ApiError.invalidField(field, problem);
   return url.href;
 }

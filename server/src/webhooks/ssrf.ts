@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /**
  * Addresses a webhook must not reach unless the operator allows private targets: otherwise a mind
@@ -85,4 +86,93 @@ export function webhookUrlProblem(url: URL): string | null {
     return LOCAL_HTTP_HOSTS.has(url.hostname) ? null : 'http:// is allowed only for localhost and 127.0.0.1; use https://';
   }
   return `must be an https:// URL (got ${url.protocol.replace(/:$/, '')})`;
+}
+
+/** What the target rules need to know about this server (from the configuration). */
+export interface TargetSettings {
+  /** HOST and PORT the server listens on (PORT 0: not known, no port rule). */
+  host: string;
+  port: number;
+  /** MIND_PUBLIC_URL (or its default): the origin clients reach the service at. */
+  publicUrl: string;
+  /** MIND_WEBHOOK_ALLOW_LOCALHOST, resolved: whether `http://localhost` targets are allowed. */
+  allowLocalhost: boolean;
+}
+
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
+
+/** A host as compared here: lower case, no IPv6 brackets, no trailing dot (`Example.com.` = `example.com`). */
+const comparableHost = (host: string) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+
+const isLoopbackName = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+
+/** The port a URL connects to, the scheme's default when it names none. */
+const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : 0);
+
+/** Every address of this machine's network interfaces, as comparableHost gives them. */
+function ownInterfaceAddresses(): Set<string> {
+  const addresses = new Set<string>();
+  for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) addresses.add(comparableHost(a.address));
+  return addresses;
+}
+
+/**
+ * The URL rules of DESIGN sections 6 and 13, checked when a webhook is created or updated (a 400) and
+ * again before every delivery (a refused attempt): `webhookUrlProblem`'s scheme rule, never the
+ * service itself, and `http://localhost` only where the operator allows it.
+ */
+export class WebhookTargets {
+  private readonly publicEndpoint: { host: string; port: number } | null;
+
+  constructor(private readonly settings: TargetSettings) {
+    let pub: URL | null = null;
+    try {
+      pub = new URL(settings.publicUrl);
+    } catch {
+      pub = null;
+    }
+    this.publicEndpoint = pub ? { host: comparableHost(pub.hostname), port: portOf(pub) } : null;
+  }
+
+  static fromConfig(config: { host: string; port: number; publicUrl: string; webhookAllowLocalhost: boolean }) {
+    return new WebhookTargets({ host: config.host, port: config.port, publicUrl: config.publicUrl, allowLocalhost: config.webhookAllowLocalhost });
+  }
+
+  /** Why `url` cannot be a webhook target, or null when it can. */
+  problem(url: URL): string | null {
+    const scheme = webhookUrlProblem(url);
+    if (scheme) return scheme;
+    if (this.isService(url)) {
+      return `points at this Mind Service itself (${url.protocol}//${url.host}); a webhook must not call the service that sends it`;
+    }
+    if (url.protocol === 'http:' && !this.settings.allowLocalhost) {
+      return (
+        'http://localhost and http://127.0.0.1 targets are for development and are off on this server ' +
+        '(it does not listen on a loopback address only); its operator can allow them with MIND_WEBHOOK_ALLOW_LOCALHOST=1, ' +
+        'otherwise use an https:// URL'
+      );
+    }
+    return null;
+  }
+
+  /**
+   * Whether `url` reaches this service: the origin of MIND_PUBLIC_URL, or HOST:PORT, or (listening on
+   * loopback or on every interface) a loopback name or one of this machine's addresses with PORT.
+   * Another name for the same machine or proxy is not recognised here; for https targets the
+   * connect-time check (publicOnlyLookup) refuses the private and loopback addresses a name resolves to.
+   */
+  isService(url: URL): boolean {
+    const host = comparableHost(url.hostname);
+    const port = portOf(url);
+    if (port === 0) return false;
+    if (this.publicEndpoint && host === this.publicEndpoint.host && port === this.publicEndpoint.port) return true;
+    if (this.settings.port === 0 || port !== this.settings.port) return false;
+    const listening = comparableHost(this.settings.host);
+    if (host === listening) return true;
+    if (WILDCARD_HOSTS.has(listening) || isLoopbackName(listening)) {
+      if (isLoopbackName(host) || WILDCARD_HOSTS.has(host)) return true; // 0.0.0.0 connects to this machine too
+      if (WILDCARD_HOSTS.has(listening) && ownInterfaceAddresses().has(host)) return true;
+    }
+    return false;
+  }
 }
