@@ -19,6 +19,7 @@ import { insertImportedTask, listTasksForExport, findTask, updateTask } from '..
 import { normaliseDueAt } from '../tasks/service.js';
 import { listWebhooksForExport } from '../webhooks/store.js';
 import { insertMessages, listAllMessages } from './chat-store.js';
+import { indexAtOnce } from './search-index.js';
 import { REDACTED } from './service.js';
 import { findScript, findScriptByName, insertScript, listScripts, updateScript } from './scripts-store.js';
 import type { MemoriesStore } from './store.js';
@@ -254,17 +255,22 @@ export class TransferService {
         report.skipped.memories++;
       } else {
         const keepsVerification = existing.content === item.content && existing.category === item.category;
-        await this.memories.update(trx, mindId, {
-          ...existing,
-          category: item.category,
-          key: item.key,
-          content: item.content,
-          tags: item.tags,
-          source: item.source,
-          verified: keepsVerification && existing.verified,
-          verified_at: keepsVerification ? existing.verified_at : null,
-          updated_at: this.now(),
-        });
+        await this.memories.update(
+          trx,
+          mindId,
+          {
+            ...existing,
+            category: item.category,
+            key: item.key,
+            content: item.content,
+            tags: item.tags,
+            source: item.source,
+            verified: keepsVerification && existing.verified,
+            verified_at: keepsVerification ? existing.verified_at : null,
+            updated_at: this.now(),
+          },
+          indexAtOnce,
+        );
         report.updated.memories++;
       }
     }
