@@ -2,20 +2,21 @@ import type { contract } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import { mindCaller, userOrMindCaller } from '../http/caller.js';
 import type { RouterImpl } from '../http/router.js';
+import { TasksService } from '../tasks/service.js';
+import { TransferService } from '../transfer/service.js';
 import { ChatService } from './chat-service.js';
 import { ContentCipher } from './crypto.js';
 import { MemoriesService } from './service.js';
 import { ScriptsService } from './scripts-service.js';
 import { MemoriesStore } from './store.js';
-import { TransferService } from './transfer-service.js';
 
 /** Memories, chat, scripts and the mind export/import: everything a mind holds for its agent. */
 export function memoriesHandlers(ctx: AppContext): RouterImpl<typeof contract.memories> {
   const store = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
   const memories = new MemoriesService(ctx, store);
-  const transfer = new TransferService(ctx, store);
   const chat = new ChatService(ctx);
   const scripts = new ScriptsService(ctx);
+  const transfer = new TransferService(ctx, { memories, tasks: new TasksService(ctx), chat, scripts });
 
   const mindOf = (req: Parameters<typeof mindCaller>[0]) => mindCaller(req).mindId;
   const actor = (req: Parameters<typeof userOrMindCaller>[0]) => {
