@@ -5,7 +5,8 @@ import { isPostgres } from '../src/db/database.js';
 import type { RecordedEvent } from '../src/events/recorder.js';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
-import { applyIndexChanges, MemoriesStore } from '../src/memories/store.js';
+import { applyIndexChanges } from '../src/memories/search-index.js';
+import { MemoriesStore } from '../src/memories/store.js';
 import { WriteBatcher } from '../src/memories/write-batch.js';
 import { bearer, startService, type TestService } from './harness.js';
 
@@ -47,8 +48,8 @@ describe('memories: concurrent writes', () => {
 
     const [good1, bad, good2] = [memory('first good umbrella'), memory('failing umbrella'), memory('second good umbrella')];
     const write = (m: Memory, fail: boolean) =>
-      batcher.run(async (trx) => {
-        await store.insert(trx, mindId, m);
+      batcher.run(async (trx, index) => {
+        await store.insert(trx, mindId, m, index);
         await svc.ctx.events.record(trx, mindId, 'memory.created', { id: m.id });
         if (fail) throw new Error('refused after writing');
         return m.id;

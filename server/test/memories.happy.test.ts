@@ -4,7 +4,8 @@ import type { Memory } from '@mindservice/contract';
 import { isPostgres } from '../src/db/database.js';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
-import { COMMON_WORD_MIN_MEMORIES, MemoriesStore } from '../src/memories/store.js';
+import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/recall-sqlite.js';
+import { MemoriesStore } from '../src/memories/store.js';
 import { bearer, startService, TestClock, type TestService } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

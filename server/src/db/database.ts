@@ -3,6 +3,7 @@ import knex, { type Knex } from 'knex';
 import type { Config } from '../config.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../lib/keyfile.js';
 import { BACKSTOP_PAGES } from './checkpointer.js';
+import { isPostgres } from './dialect.js';
 import { migrationSource } from './migrations.js';
 
 export type Db = Knex;
@@ -10,7 +11,8 @@ export type Trx = Knex.Transaction;
 /** Either the database or an open transaction: store functions take this so callers decide. */
 export type Conn = Knex | Knex.Transaction;
 
-export const isPostgres = (db: Conn) => db.client.config.client === 'pg';
+/** Defined in dialect.ts (which migrations import); the stores ask it here with the rest. */
+export { isPostgres };
 
 export interface SqliteConnection {
   pragma(sql: string): unknown;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
-import type { PagePosition, RecallFilter } from './store.js';
+import type { PagePosition, RecallFilter } from './recall-filter.js';
 
 /**
  * Recall cursors are keyset positions: the (score, updated_at, id) of the last hit shown, plus a

@@ -2,20 +2,21 @@ import type { contract } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Area } from '../area.js';
 import type { MindCaller, UserCaller } from '../http/caller.js';
+import { TasksService } from '../tasks/service.js';
+import { TransferService } from '../transfer/service.js';
 import { ChatService } from './chat-service.js';
 import { ContentCipher } from './crypto.js';
 import { MemoriesService } from './service.js';
 import { ScriptsService } from './scripts-service.js';
 import { MemoriesStore } from './store.js';
-import { TransferService } from './transfer-service.js';
 
 /** Memories, chat, scripts and the mind export/import: everything a mind holds for its agent. */
 export function memoriesArea(ctx: AppContext): Area<typeof contract.memories> {
   const store = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
   const memories = new MemoriesService(ctx, store);
-  const transfer = new TransferService(ctx, store);
   const chat = new ChatService(ctx);
   const scripts = new ScriptsService(ctx);
+  const transfer = new TransferService(ctx, { memories, tasks: new TasksService(ctx), chat, scripts });
 
   const actor = (caller: MindCaller | UserCaller) =>
     caller.kind === 'mind' ? { kind: 'mind' as const, mindId: caller.mindId } : { kind: 'user' as const, userId: caller.userId };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/database.js';
+import { isPostgres } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
 
 /**

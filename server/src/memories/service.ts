@@ -1,12 +1,14 @@
 import type { EventName, Memory, MemoryCategory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Trx } from '../db/database.js';
+import type { Conn, Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import { searchWords } from './search-text.js';
-import { applyIndexChanges, type IndexChange, type MemoriesStore, type RecallFilter } from './store.js';
+import type { RecallFilter } from './recall-filter.js';
+import { applyIndexChanges, indexAtOnce, type IndexChange, type IndexChangeSink } from './search-index.js';
+import type { MemoriesStore } from './store.js';
 import { WriteBatcher } from './write-batch.js';
 
 export const REDACTED = '[redacted]';
@@ -58,17 +60,17 @@ export class MemoriesService {
     // goes round again, now finding the winner's memory and updating it.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.writes.run((trx) => this.storeIn(trx, mindId, body));
+        return await this.writes.run((trx, index) => this.storeIn(trx, index, mindId, body));
       } catch (err) {
         if (attempt >= 2 || !isUniqueViolation(err)) throw err;
       }
     }
   }
 
-  private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody) {
+  private async storeIn(trx: Trx, index: IndexChangeSink, mindId: string, body: StoreMemoryBody) {
     const existing = body.key === undefined ? undefined : await this.store.findByKey(trx, mindId, body.category, body.key);
     if (existing) {
-      const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source });
+      const memory = await this.apply(trx, index, mindId, existing, { content: body.content, tags: body.tags, source: body.source });
       return { created: false, memory };
     }
     const now = this.now();
@@ -84,7 +86,7 @@ export class MemoriesService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insert(trx, mindId, memory);
+    await this.store.insert(trx, mindId, memory, index);
     await this.record(trx, mindId, 'memory.created', memory);
     return { created: true, memory };
   }
@@ -97,7 +99,7 @@ export class MemoriesService {
 
   async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
     try {
-      return await this.writes.run(async (trx) => {
+      return await this.writes.run(async (trx, index) => {
         const existing = await this.store.find(trx, mindId, id);
         if (!existing) throw ApiError.notFound('Memory');
         const category = body.category ?? existing.category;
@@ -106,7 +108,7 @@ export class MemoriesService {
           const holder = await this.store.findByKey(trx, mindId, category, key);
           if (holder && holder.id !== id) throw this.keyTaken(category, key);
         }
-        return this.apply(trx, mindId, existing, { ...body, category, key });
+        return this.apply(trx, index, mindId, existing, { ...body, category, key });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.keyTaken(body.category ?? 'this category', body.key ?? '');
@@ -122,7 +124,7 @@ export class MemoriesService {
    * Applies changes (undefined keeps a field, null clears it). Nothing changed: no write, no event.
    * A change of text or category withdraws the verification: the human confirmed the old text.
    */
-  private async apply(trx: Trx, mindId: string, existing: Memory, changes: Partial<Memory> & { key?: string | null; source?: string | null }) {
+  private async apply(trx: Trx, index: IndexChangeSink, mindId: string, existing: Memory, changes: Partial<Memory> & { key?: string | null; source?: string | null }) {
     const next: Memory = {
       ...existing,
       category: changes.category ?? existing.category,
@@ -143,7 +145,7 @@ export class MemoriesService {
       next.verified_at = null;
     }
     next.updated_at = this.now();
-    await this.store.update(trx, mindId, next);
+    await this.store.update(trx, mindId, next, index);
     await this.record(trx, mindId, 'memory.updated', next);
     return next;
   }
@@ -193,16 +195,42 @@ export class MemoriesService {
     if (caller.kind === 'mind') {
       throw ApiError.forbidden(`${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`);
     }
-    return this.writes.run(async (trx) => {
+    return this.writes.run(async (trx, index) => {
       const found = await this.store.findWithOwner(trx, id);
       if (!found || found.userId !== caller.userId) throw ApiError.notFound('Memory');
       const { memory, mindId } = found;
       if (memory.verified === verified) return memory;
       const next: Memory = { ...memory, verified, verified_at: verified ? this.now() : null };
-      await this.store.update(trx, mindId, next);
+      await this.store.update(trx, mindId, next, index);
       await this.record(trx, mindId, verified ? 'memory.verified' : 'memory.unverified', next);
       return next;
     });
+  }
+
+  // Mind export and import (transfer/service.ts): in the caller's transaction, so that an export is
+  // of one moment and an import all or nothing. The import's rules are the transfer service's.
+
+  /** Every memory of the mind, oldest first, credentials in clear. */
+  listForExport(conn: Conn, mindId: string): Promise<Memory[]> {
+    return this.store.listAll(conn, mindId);
+  }
+
+  findForImport(conn: Conn, mindId: string, id: string): Promise<Memory | undefined> {
+    return this.store.find(conn, mindId, id);
+  }
+
+  findByKeyForImport(conn: Conn, mindId: string, category: MemoryCategory, key: string): Promise<Memory | undefined> {
+    return this.store.findByKey(conn, mindId, category, key);
+  }
+
+  /** Inserts imported memories as given (ids included); no events. */
+  insertImported(trx: Trx, mindId: string, memories: Memory[]): Promise<void> {
+    return this.store.insertMany(trx, mindId, memories);
+  }
+
+  /** Writes every field of an imported memory over the mind's memory with its id; no event. */
+  async updateImported(trx: Trx, mindId: string, memory: Memory): Promise<void> {
+    await this.store.update(trx, mindId, memory, indexAtOnce);
   }
 
   private record(trx: Trx, mindId: string, type: EventName, memory: Memory) {

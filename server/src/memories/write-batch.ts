@@ -1,17 +1,18 @@
 import { type Conn, type Db, isPostgres, sqliteConnection, type Trx } from '../db/database.js';
 
-const INDEX_CHANGES = Symbol('memories.indexChanges');
-
 /**
- * Inside a batched write: where its search-index changes go (they are made after the batch's last
- * write, before the COMMIT). Elsewhere undefined: change the index at once.
+ * Where a write sends the changes that may wait for the end of its batch (for memories: the
+ * search-index changes). WriteBatcher.run hands every write one; the store sends them there.
  */
-export function deferredIndexChanges<Change>(conn: Conn): Change[] | undefined {
-  return (conn as unknown as { [INDEX_CHANGES]?: Change[] })[INDEX_CHANGES];
+export interface ChangeSink<Change> {
+  change(conn: Conn, changes: Change[]): Promise<void>;
 }
 
-interface Job {
-  work: (trx: Trx) => Promise<unknown>;
+/** A write's work: the transaction to write in, and where its deferrable changes go. */
+export type BatchedWork<Change, T> = (trx: Trx, deferred: ChangeSink<Change>) => Promise<T>;
+
+interface Job<Change> {
+  work: BatchedWork<Change, unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -25,31 +26,35 @@ interface Job {
  * error while the others commit. A write's promise settles only after the shared COMMIT; if the
  * COMMIT fails, every write of the batch gets that error and none of them happened.
  *
- * The transaction a write sees is the shared one, except that its `executionPromise` (what the
- * event recorder waits on to tell listeners an event was committed) settles only when the write's
+ * While a write runs, the shared transaction's `executionPromise` (what the event recorder waits on
+ * to tell listeners an event was committed) is that write's own: it settles only when the write's
  * savepoint was released and the shared transaction committed.
  *
  * FTS5 writes out what it holds in memory at every savepoint (a new index segment each time, which
- * would undo most of the gain), so a write's search-index changes are put off (see
- * deferredIndexChanges) and made for all the writes that succeeded after the last of them, in order,
- * by `applyIndexChanges` (the store's: consecutive additions in one statement). If that fails, the
+ * would undo most of the gain), so a write's deferrable changes go to the sink it is handed, which
+ * keeps them; they are made for all the writes that succeeded after the last of them, in order, by
+ * `applyChanges` (the search index's: consecutive additions in one statement). If that fails, the
  * whole batch fails with its error, as for a failed COMMIT.
  *
  * PostgreSQL keeps one transaction per write: it has a pool of connections and commits in parallel.
+ * Its writes' sink makes the changes at once.
  */
-export class WriteBatcher<IndexChange> {
-  private queue: Job[] = [];
+export class WriteBatcher<Change> {
+  private queue: Job<Change>[] = [];
   private running = false;
+  private readonly atOnce: ChangeSink<Change>;
 
   constructor(
     private readonly db: Db,
-    /** Makes the search-index changes of the batch's successful writes, in order, in the transaction. */
-    private readonly applyIndexChanges: (trx: Trx, changes: IndexChange[]) => Promise<void>,
+    /** Makes changes sent to a sink, in order, in the given transaction. */
+    private readonly applyChanges: (conn: Conn, changes: Change[]) => Promise<void>,
     private readonly maxBatch = 100,
-  ) {}
+  ) {
+    this.atOnce = { change: (conn, changes) => this.applyChanges(conn, changes) };
+  }
 
-  run<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
-    if (isPostgres(this.db)) return this.db.transaction(work);
+  run<T>(work: BatchedWork<Change, T>): Promise<T> {
+    if (isPostgres(this.db)) return this.db.transaction((trx) => work(trx, this.atOnce));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
@@ -72,7 +77,7 @@ export class WriteBatcher<IndexChange> {
 
   /** One transaction for the writes queued by the time it has the connection (more arrive while it waits for it). */
   private async runBatch() {
-    let jobs: Job[] = [];
+    let jobs: Job<Change>[] = [];
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     const done: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
     try {
@@ -80,29 +85,34 @@ export class WriteBatcher<IndexChange> {
         const conn = await sqliteConnection(trx);
         jobs = this.queue.splice(0, this.maxBatch);
         const exec = (sql: string) => conn.prepare(sql).run();
-        const later: IndexChange[] = [];
-        for (const job of jobs) {
-          let settle!: { resolve: () => void; reject: (err: unknown) => void };
-          const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-          committed.catch(() => undefined);
-          done.push(settle);
-          const indexChanges: IndexChange[] = [];
-          const view = new Proxy(trx, {
-            get: (target, prop) => (prop === 'executionPromise' ? committed : prop === INDEX_CHANGES ? indexChanges : Reflect.get(target, prop)),
-          });
-          exec('SAVEPOINT memory_write');
-          try {
-            const value = await job.work(view);
-            exec('RELEASE memory_write');
-            outcomes.push({ ok: true, value });
-            later.push(...indexChanges);
-          } catch (error) {
-            exec('ROLLBACK TO memory_write');
-            exec('RELEASE memory_write');
-            outcomes.push({ ok: false, error });
+        const shared = trx.executionPromise;
+        const later: Change[] = [];
+        try {
+          for (const job of jobs) {
+            let settle!: { resolve: () => void; reject: (err: unknown) => void };
+            const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+            committed.catch(() => undefined);
+            done.push(settle);
+            const deferred: Change[] = [];
+            const sink: ChangeSink<Change> = { change: async (_conn, changes) => void deferred.push(...changes) };
+            // knex types it as the transaction's result; the event recorder only waits for it to settle.
+            trx.executionPromise = committed as Promise<never>;
+            exec('SAVEPOINT memory_write');
+            try {
+              const value = await job.work(trx, sink);
+              exec('RELEASE memory_write');
+              outcomes.push({ ok: true, value });
+              later.push(...deferred);
+            } catch (error) {
+              exec('ROLLBACK TO memory_write');
+              exec('RELEASE memory_write');
+              outcomes.push({ ok: false, error });
+            }
           }
+        } finally {
+          trx.executionPromise = shared;
         }
-        await this.applyIndexChanges(trx, later);
+        await this.applyChanges(trx, later);
       });
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of the batch was written.

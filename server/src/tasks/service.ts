@@ -1,9 +1,9 @@
 import type { CreateTaskBody, Task, TaskStatus, UpdateTaskBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Trx } from '../db/database.js';
+import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
-import { deleteTask, findTask, findTaskForUpdate, insertTask, listTasks, updateTask } from './store.js';
+import { deleteTask, findTask, findTaskForUpdate, insertImportedTask, insertTask, listTasks, listTasksForExport, updateTask } from './store.js';
 
 export type TaskListFilter = TaskStatus | 'all';
 
@@ -104,6 +104,28 @@ export class TasksService {
       if (becameDone) await this.ctx.events.record(trx, mindId, 'task.completed', next);
       return next;
     });
+  }
+
+  // Mind export and import (transfer/service.ts), in the caller's transaction, so that an import is
+  // all or nothing. No events: an import reports what it did in its answer.
+
+  /** Every task of the mind, any status, oldest first. */
+  listForExport(conn: Conn, mindId: string): Promise<Task[]> {
+    return listTasksForExport(conn, mindId);
+  }
+
+  findForImport(conn: Conn, mindId: string, id: string): Promise<Task | undefined> {
+    return findTask(conn, mindId, id);
+  }
+
+  /** Inserts an imported task as given (id, status and timestamps included). */
+  insertImported(trx: Trx, mindId: string, task: Task): Promise<void> {
+    return insertImportedTask(trx, mindId, task);
+  }
+
+  /** Writes every field of an imported task over the mind's task with its id. */
+  async updateImported(trx: Trx, mindId: string, task: Task): Promise<void> {
+    await updateTask(trx, mindId, task);
   }
 
   private now() {

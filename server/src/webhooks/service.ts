@@ -10,7 +10,7 @@ import {
   type WebhookTestResult,
 } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Trx } from '../db/database.js';
+import type { Conn, Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { RecordedEvent } from '../events/recorder.js';
 import { ApiError } from '../http/errors.js';
@@ -31,6 +31,7 @@ import {
   listAttempts,
   listDeliveries,
   listWebhooks,
+  listWebhooksForExport,
   lockMindWebhooks,
   toCreatedWebhook,
   toWebhook,
@@ -153,6 +154,15 @@ export async function queueDeliveries(trx: Trx, event: RecordedEvent): Promise<n
     .map((w) => pendingDelivery(w.id, { id: event.id, mindId: event.mindId, type: event.type }, event.createdAt));
   await insertDeliveries(trx, rows);
   return rows.length;
+}
+
+/**
+ * For mind export (transfer/service.ts): the mind's webhooks without secrets, oldest first, in the
+ * caller's transaction. A function like queueDeliveries, not a method: it needs none of the
+ * service's delivery machinery (secret box, deliverer, worker).
+ */
+export function webhooksForExport(conn: Conn, mindId: string): Promise<{ url: string; events: string; enabled: boolean }[]> {
+  return listWebhooksForExport(conn, mindId);
 }
 
 function pendingDelivery(webhookId: string, event: { id: string; mindId: string; type: string }, now: string): DeliveryRow {

@@ -1,5 +1,9 @@
 import type { Conn } from '../db/database.js';
 
+// The export/import's own queries over the tables it moves: the mind, which mind holds an id (ids
+// are global), and emptying a mind's tables for mode=replace. Items are read and written through
+// each area's service.
+
 /** Tables whose rows travel in a mind export, each keyed by a global `id`. */
 export type TransferTable = 'memories' | 'tasks' | 'chat_messages' | 'scripts';
 

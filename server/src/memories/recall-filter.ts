@@ -1,0 +1,62 @@
+import type { Memory, MemoryCategory } from '@mindservice/contract';
+import type { Knex } from 'knex';
+
+/** A verified memory's relevance is multiplied by this, so it outranks an equal unverified one. */
+export const VERIFIED_BOOST = 1.5;
+
+/** Where the previous page ended, in the page order (score, then updated_at, then id, all descending). */
+export interface PagePosition {
+  score: number;
+  updatedAt: string;
+  id: string;
+}
+
+export interface RecallFilter {
+  /** Lower-case words to search for; empty lists by recency. */
+  words: string[];
+  category?: MemoryCategory;
+  key?: string;
+  tags: string[];
+  verified?: boolean;
+  /** ISO timestamp: only memories changed at or after it. */
+  since?: string;
+}
+
+export interface RecallRow {
+  memory: Memory;
+  score: number;
+}
+
+/**
+ * The recall filters as SQL conditions on `alias`: a memories row, or its memories_rank copy (seq,
+ * id, category, verified, updated_at; the key is then looked up in memories). Credentials only
+ * when asked for by category. Appends their bindings to `params`.
+ */
+export function filterConditions(filter: RecallFilter, alias: string, params: Knex.RawBinding[], rowHasKey = true): string[] {
+  const conditions = [filter.category ? `${alias}.category = ?` : `${alias}.category != 'credentials'`];
+  if (filter.category) params.push(filter.category);
+  if (filter.key !== undefined) {
+    conditions.push(rowHasKey ? `${alias}."key" = ?` : `EXISTS (SELECT 1 FROM memories k WHERE k.seq = ${alias}.seq AND k."key" = ?)`);
+    params.push(filter.key);
+  }
+  if (filter.verified !== undefined) {
+    conditions.push(`${alias}.verified = ?`);
+    params.push(filter.verified);
+  }
+  if (filter.since) {
+    conditions.push(`${alias}.updated_at >= ?`);
+    params.push(filter.since);
+  }
+  for (const tag of filter.tags) {
+    conditions.push(`EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = ${alias}.id AND t.tag = ?)`);
+    params.push(tag);
+  }
+  return conditions;
+}
+
+/** The mind and the filters on a query over `memories as m`. */
+export function applyFilters(query: Knex.QueryBuilder, mindId: string, filter: RecallFilter): Knex.QueryBuilder {
+  const params: Knex.RawBinding[] = [];
+  const conditions = filterConditions(filter, 'm', params);
+  return query.where('m.mind_id', mindId).whereRaw(conditions.join(' AND '), params);
+}

@@ -1,0 +1,72 @@
+import type { Memory, MemoryCategory } from '@mindservice/contract';
+import { cipherBinding, type ContentCipher } from './crypto.js';
+
+/** A row of `memories` as stored (PostgreSQL adds search_vector, written with the row: search-index.ts). */
+export interface MemoryRow {
+  seq: number;
+  id: string;
+  mind_id: string;
+  category: MemoryCategory;
+  key: string | null;
+  content: string;
+  content_encrypted: string | null;
+  tags: string;
+  verified: boolean | number;
+  verified_at: string | null;
+  source: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const COLUMNS = ['id', 'mind_id', 'category', 'key', 'content', 'content_encrypted', 'tags', 'verified', 'verified_at', 'source', 'created_at', 'updated_at'] as const;
+
+/** The columns every read selects. */
+export type ReadRow = Pick<MemoryRow, (typeof COLUMNS)[number]>;
+
+/** The read columns with a table alias, for the query builder. */
+export const prefixed = (alias: string) => COLUMNS.map((c) => `${alias}.${c}`);
+
+/** The read columns of `memories m` in raw SQL (quoted: `key` is a keyword). */
+export const SQLITE_COLUMNS = COLUMNS.map((c) => `m."${c}"`).join(', ');
+
+/** Row <-> API object. Knows the cipher, so credentials are encrypted on every write and decrypted on every read. */
+export class MemoryRows {
+  constructor(private readonly cipher: ContentCipher) {}
+
+  toRow(mindId: string, memory: Memory): ReadRow {
+    const secret = memory.category === 'credentials';
+    return {
+      id: memory.id,
+      mind_id: mindId,
+      category: memory.category,
+      key: memory.key,
+      content: secret ? '' : memory.content,
+      content_encrypted: secret ? this.cipher.encrypt(memory.content, cipherBinding(mindId, memory.id)) : null,
+      tags: JSON.stringify(memory.tags),
+      verified: memory.verified,
+      verified_at: memory.verified_at,
+      source: memory.source,
+      created_at: memory.created_at,
+      updated_at: memory.updated_at,
+    };
+  }
+
+  toMemory(row: ReadRow): Memory {
+    return {
+      id: row.id,
+      category: row.category,
+      key: row.key,
+      content: row.content_encrypted === null ? row.content : this.cipher.decrypt(row.content_encrypted, cipherBinding(row.mind_id, row.id)),
+      tags: JSON.parse(row.tags) as string[],
+      verified: Boolean(row.verified),
+      verified_at: row.verified_at,
+      source: row.source,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    };
+  }
+}
+
+/** The memory_tags rows of a memory (one per distinct tag, with its updated_at for the tag index's order). */
+export const tagRows = (mindId: string, memory: Memory) =>
+  [...new Set(memory.tags)].map((tag) => ({ memory_id: memory.id, mind_id: mindId, tag, updated_at: memory.updated_at }));
