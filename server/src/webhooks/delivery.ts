@@ -3,7 +3,8 @@ import { newId } from '../lib/secrets.js';
 import type { SecretBox } from './secret-box.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { type DeliveryPayload, signDelivery } from './signing.js';
-import { type AttemptRecord, type ClaimedDelivery, recordWebhookOutcome, releaseClaim, settleAttempts } from './store.js';
+import { type AttemptRecord, type ClaimedDelivery, releaseClaim, settleAttempts } from './deliveries-store.js';
+import { recordWebhookOutcome } from './store.js';
 
 /** What an answer means for the delivery (DESIGN section 6). */
 export type Verdict = 'succeeded' | 'retry' | 'failed' | 'gone';

@@ -18,27 +18,8 @@ import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
 import type { SecretBox } from './secret-box.js';
 import { WebhookTargets } from './ssrf.js';
-import {
-  type AttemptRow,
-  countWebhooks,
-  type DeliveryRow,
-  deleteWebhook,
-  enabledWebhooksOfMind,
-  findDelivery,
-  findWebhook,
-  insertDeliveries,
-  insertWebhook,
-  listAttempts,
-  listDeliveries,
-  listWebhooks,
-  listWebhooksForExport,
-  lockMindWebhooks,
-  toCreatedWebhook,
-  toWebhook,
-  updateWebhook,
-  type WebhookPatch,
-  type WebhookRow,
-} from './store.js';
+import { type AttemptRow, type DeliveryRow, findDelivery, insertDeliveries, listAttempts, listDeliveries } from './deliveries-store.js';
+import { countWebhooks, deleteWebhook, enabledWebhooksOfMind, findWebhook, insertWebhook, listWebhooks, listWebhooksForExport, lockMindWebhooks, toCreatedWebhook, toWebhook, updateWebhook, type WebhookPatch, type WebhookRow } from './store.js';
 
 export const MAX_WEBHOOKS_PER_MIND = 20;
 const DUPLICATE_URL = 'A webhook with this url already exists in this mind';

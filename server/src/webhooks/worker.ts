@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
-import { claimDueDeliveries, nextDueAt } from './store.js';
+import { claimDueDeliveries, nextDueAt } from './deliveries-store.js';
 
 /** Deliveries in flight at once. */
 const CONCURRENCY = 16;
