@@ -2,6 +2,11 @@ import { bodyErrors, c, errors, Id, IdParams, LARGE_BODY_LIMIT, meta, mindKeyErr
 import { Task } from './tasks.js';
 import { z } from './zod.js';
 
+/** A recall can require at most this many tags (a memory holds at most 50). */
+export const MAX_RECALL_TAGS = 20;
+/** The most of each kind one mind document may carry (its 25 MB body limit bounds it too). */
+export const IMPORT_LIMITS = { memories: 250_000, tasks: 100_000, chat: 250_000, scripts: 10_000, webhooks: 20 } as const;
+
 export const MEMORY_CATEGORIES = [
   'identity',
   'preference',
@@ -29,7 +34,7 @@ export const Memory = z
     category: MemoryCategory,
     key: z.string().nullable().openapi({ description: 'Optional name, unique within the mind and category.', example: 'writing-style' }),
     content: z.string().openapi({ example: 'Prefers short sentences and British spelling.' }),
-    tags: z.array(z.string()),
+    tags: z.array(z.string()).max(50),
     verified: z.boolean().openapi({ description: 'Confirmed by the owning human (JWT only).' }),
     verified_at: NullableTimestamp('When it was verified'),
     source: z.string().nullable().openapi({ description: 'Where the memory came from.', example: 'chat 2026-11-20' }),
@@ -69,7 +74,10 @@ export const RecallQuery = z.object({
   q: z.string().max(1000).optional().openapi({ description: 'Words to search for in key, content and tags. Empty: newest first.' }),
   category: MemoryCategory.optional().openapi({ description: 'Only this category (`credentials` only when asked for).' }),
   key: z.string().max(200).optional().openapi({ description: 'Only the memory with this key.' }),
-  tags: z.union([Tag, z.array(Tag)]).optional().openapi({ description: 'Repeat to require several: `tags=a&tags=b`.' }),
+  tags: z
+    .union([Tag, z.array(Tag).max(MAX_RECALL_TAGS)])
+    .optional()
+    .openapi({ description: `Repeat to require several (at most ${MAX_RECALL_TAGS}): \`tags=a&tags=b\`.` }),
   verified: QueryBoolean.optional().openapi({ description: 'true: only verified; false: only unverified.' }),
   since: z.string().datetime({ offset: true }).optional().openapi({ description: 'Only memories changed at or after this time.' }),
   limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1..100, default 20.' }),
@@ -147,11 +155,11 @@ export const MindExport = z
     format: z.literal('mind-export/1'),
     exported_at: Timestamp('When the export was made'),
     mind: z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }),
-    memories: z.array(Memory),
-    tasks: z.array(Task),
-    chat: z.array(ChatMessage),
-    scripts: z.array(Script),
-    webhooks: z.array(z.object({ url: z.string(), events: z.string(), enabled: z.boolean() })),
+    memories: z.array(Memory).max(IMPORT_LIMITS.memories),
+    tasks: z.array(Task).max(IMPORT_LIMITS.tasks),
+    chat: z.array(ChatMessage).max(IMPORT_LIMITS.chat),
+    scripts: z.array(Script).max(IMPORT_LIMITS.scripts),
+    webhooks: z.array(z.object({ url: z.string(), events: z.string(), enabled: z.boolean() })).max(IMPORT_LIMITS.webhooks),
   })
   .openapi('MindExport', { description: 'The whole mind as one versioned document. Webhook secrets are never exported.' });
 export type MindExport = z.infer<typeof MindExport>;

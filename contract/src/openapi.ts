@@ -1,6 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { isZodType, type AppRoute } from '@ts-rest/core';
-import { type AuthKind, errorDescription } from './common.js';
+import { type AuthKind, ErrorObject, errorDescription } from './common.js';
 import { contract } from './index.js';
 import { listRoutes } from './routes.js';
 import type { z } from './zod.js';
@@ -23,9 +23,13 @@ const AUTH_TEXT: Record<AuthKind, string> = {
   computerToken: 'Credential: the Computer Token (`Authorization: Bearer ct_...`) issued at registration.',
 };
 
+/** Every input the server reads is validated: a route with path parameters, a query or a body can answer 400. */
+const takesInput = (route: AppRoute) => Boolean(route.pathParams || route.query || ('body' in route && isZodType(route.body)));
+
 function responsesOf(route: AppRoute): RouteConfig['responses'] {
   const out: RouteConfig['responses'] = {};
-  for (const [code, schema] of Object.entries(route.responses)) {
+  const responses = takesInput(route) && !(400 in route.responses) ? { ...route.responses, 400: ErrorObject } : route.responses;
+  for (const [code, schema] of Object.entries(responses)) {
     const status = Number(code);
     const description = status < 300 ? (route.summary ?? 'Success') : errorDescription(status);
     if (isZodType(schema)) {

@@ -98,6 +98,20 @@ describe('request pipeline', () => {
     assert.ok(Buffer.byteLength(res.text) < 16 * 1024, `${Buffer.byteLength(res.text)} bytes`);
   });
 
+  test('a NUL character in any string is a 400 naming the field, on every database (PostgreSQL cannot store one)', async () => {
+    const { mindKey } = await svc.mind();
+    const register = await svc.http.post('/register').send({ email: 'nul\u0000@example.com', password: 'correct horse' }).expect(400);
+    assert.equal(register.body.details[0].path, 'body.email');
+    const login = await svc.http.post('/login').send({ email: 'a@example.com', password: 'x\u0000y' }).expect(400);
+    assert.equal(login.body.details[0].path, 'body.password');
+    const nested = await svc.http.post('/memory').set(bearer(mindKey)).send({ category: 'fact', content: 'ok', tags: ['a', 'b\u0000'] }).expect(400);
+    assert.equal(nested.body.details[0].path, 'body.tags.1');
+    const query = await svc.http.get('/memory/recall?q=a%00b').set(bearer(mindKey)).expect(400);
+    assert.equal(query.body.details[0].path, 'query.q');
+    const param = await svc.http.get('/mind/task/%00').set(bearer(mindKey)).expect(400);
+    assert.equal(param.body.details[0].path, 'params.id');
+  });
+
   test('routes without a body read none: a broken body on GET /health changes nothing', async () => {
     await svc.http.get('/health').set('Content-Type', 'application/json').send('{broken').expect(200);
   });

@@ -24,22 +24,36 @@ export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'
 /** Reads a JSON body of at most `limit` bytes; undefined when the request has none or is not JSON. */
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: number): Promise<unknown> {
   await new Promise<void>((done, fail) => parserFor(limit)(req as never, res as never, (err?: unknown) => (err ? fail(err) : done())));
-  if (nestedDeeperThan(req.body, MAX_JSON_DEPTH)) {
-    throw new ApiError(400, `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
-  }
+  checkJson(req.body, 'body');
   return req.body;
 }
 
-/** Walks objects and arrays without recursion (a deep value must not overflow the stack here). */
-function nestedDeeperThan(value: unknown, max: number): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  const stack: Array<[object, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-    }
+const nulProblem = (path: string) =>
+  new ApiError(400, `${path}: must not contain the NUL character (U+0000)`, { details: [{ path, message: 'must not contain the NUL character (U+0000)' }] });
+
+/**
+ * Refuses what no route accepts and not every database can store: JSON nested deeper than
+ * MAX_JSON_DEPTH, and strings with a NUL character (PostgreSQL cannot store one). Walks without
+ * recursion, so a deep value cannot overflow the stack here.
+ */
+export function checkJson(value: unknown, location: string): void {
+  if (typeof value === 'string') {
+    if (value.includes('\0')) throw nulProblem(location);
+    return;
   }
-  return false;
+  if (value === null || typeof value !== 'object') return;
+  const stack: Array<[node: object, depth: number, path: string]> = [[value, 1, location]];
+  while (stack.length > 0) {
+    const [node, depth, path] = stack.pop()!;
+    if (depth > MAX_JSON_DEPTH) throw new ApiError(400, `Request ${location} is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    const visit = (child: unknown, key: string | number) => {
+      if (typeof child === 'string') {
+        if (child.includes('\0')) throw nulProblem(`${path}.${key}`);
+      } else if (child !== null && typeof child === 'object') {
+        stack.push([child, depth + 1, `${path}.${key}`]);
+      }
+    };
+    if (Array.isArray(node)) node.forEach(visit);
+    else for (const key in node) visit((node as Record<string, unknown>)[key], key);
+  }
 }

@@ -5,7 +5,7 @@ import { type AppRoute, type AppRouter, checkZodSchema, isAppRouteNoBody, isAppR
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.js';
 import type { Authenticator } from './auth.js';
-import { hasBody, readJsonBody } from './body.js';
+import { checkJson, hasBody, readJsonBody } from './body.js';
 import { answerError, sendJson, validationError } from './errors.js';
 import type { RawRequest } from './request-log.js';
 import type { ApiRequest } from './router.js';
@@ -88,6 +88,8 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
       if (hasBody(req)) res.setHeader('Connection', 'close');
       throw err;
     }
+    checkJson(params, 'params');
+    checkJson(req.query, 'query');
     const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit) : undefined;
 
     const failures: Array<[string, ZodError]> = [];

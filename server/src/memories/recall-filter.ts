@@ -47,7 +47,7 @@ export function filterConditions(filter: RecallFilter, alias: string, params: Kn
     conditions.push(`${alias}.updated_at >= ?`);
     params.push(filter.since);
   }
-  for (const tag of filter.tags) {
+  for (const tag of new Set(filter.tags)) {
     conditions.push(`EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = ${alias}.id AND t.tag = ?)`);
     params.push(tag);
   }
