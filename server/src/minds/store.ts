@@ -1,5 +1,5 @@
 import type { CreatedMind, MindSummary } from '@mindservice/contract';
-import { type Conn, runSql } from '../db/database.js';
+import { type Conn, isPostgres, runSql } from '../db/database.js';
 import { countMemoriesByMind } from '../memories/store.js';
 
 interface MindRow {
@@ -67,4 +67,13 @@ export async function deleteMindRow(conn: Conn, id: string): Promise<void> {
 
 export async function setMindDisabled(conn: Conn, id: string, disabledAt: string | null): Promise<boolean> {
   return (await conn('minds').where({ id }).update({ disabled_at: disabledAt })) > 0;
+}
+
+/**
+ * Serialises writers that must see the whole mind as it is (an import, the webhook count) on
+ * PostgreSQL by locking the mind's row until the transaction ends. SQLite: its one writer connection
+ * already serialises transactions.
+ */
+export async function lockMind(conn: Conn, mindId: string): Promise<void> {
+  if (isPostgres(conn)) await conn('minds').where({ id: mindId }).forUpdate().first('id');
 }

@@ -1,6 +1,7 @@
 import type { ChatMessage, Memory, MindExport, Script, Task } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
+import { lockMind } from '../minds/store.js';
 import { ApiError } from '../http/errors.js';
 import type { ChatService } from '../memories/chat-service.js';
 import type { ScriptsService } from '../memories/scripts-service.js';
@@ -89,6 +90,8 @@ export class TransferService {
     const report: ImportReport = { dry_run: dryRun, mode, created: zero(), updated: zero(), deleted: zero(), skipped: zero() };
     try {
       await this.ctx.db.transaction(async (trx) => {
+        // Imports into one mind run one after another: two at once would both insert the same rows.
+        await lockMind(trx, mindId);
         if (mode === 'replace') {
           report.deleted.memories = await deleteRowsOfMind(trx, 'memories', mindId);
           report.deleted.tasks = await deleteRowsOfMind(trx, 'tasks', mindId);

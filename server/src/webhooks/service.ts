@@ -11,6 +11,7 @@ import {
 } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Conn, Trx } from '../db/database.js';
+import { lockMind } from '../minds/store.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { RecordedEvent } from '../events/recorder.js';
 import { ApiError } from '../http/errors.js';
@@ -19,7 +20,7 @@ import type { Deliverer } from './delivery.js';
 import type { SecretBox } from './secret-box.js';
 import { WebhookTargets } from './ssrf.js';
 import { type AttemptRow, type DeliveryRow, findDelivery, insertDeliveries, listAttempts, listDeliveries } from './deliveries-store.js';
-import { countWebhooks, deleteWebhook, enabledWebhooksOfMind, findWebhook, insertWebhook, listWebhooks, listWebhooksForExport, lockMindWebhooks, toCreatedWebhook, toWebhook, updateWebhook, type WebhookPatch, type WebhookRow } from './store.js';
+import { countWebhooks, deleteWebhook, enabledWebhooksOfMind, findWebhook, insertWebhook, listWebhooks, listWebhooksForExport, toCreatedWebhook, toWebhook, updateWebhook, type WebhookPatch, type WebhookRow } from './store.js';
 
 export const MAX_WEBHOOKS_PER_MIND = 20;
 const DUPLICATE_URL = 'A webhook with this url already exists in this mind';
@@ -47,7 +48,7 @@ export class WebhooksService {
     };
     await this.ctx.db
       .transaction(async (trx) => {
-        await lockMindWebhooks(trx, mindId);
+        await lockMind(trx, mindId);
         if ((await countWebhooks(trx, mindId)) >= MAX_WEBHOOKS_PER_MIND) {
           throw ApiError.conflict(`A mind can have at most ${MAX_WEBHOOKS_PER_MIND} webhooks; delete one before adding another`);
         }

@@ -44,11 +44,6 @@ export function toWebhook(row: WebhookRow): Webhook {
 // ---- webhooks -------------------------------------------------------------------------------
 
 /** Serialises webhook creation per mind on PostgreSQL, so two concurrent creates cannot make a 21st. */
-export async function lockMindWebhooks(conn: Conn, mindId: string): Promise<void> {
-  if (isPostgres(conn)) await conn('minds').where({ id: mindId }).forUpdate().first('id');
-  // SQLite: the single writer connection already serialises transactions.
-}
-
 export async function countWebhooks(conn: Conn, mindId: string): Promise<number> {
   const row = await conn('webhooks').where({ mind_id: mindId }).count<{ n: number | string }[]>({ n: '*' }).first();
   return Number(row?.n ?? 0);
