@@ -120,7 +120,7 @@ export function openDatabase(config: Config): Db {
         conn.pragma('synchronous = NORMAL');
         conn.pragma('foreign_keys = ON');
         // Savepoints (every batched memory write has one) and statement journals in memory, not in a
-        // temporary file: about two write syscalls fewer per changed page, ~10 % of a memory write.
+        // temporary file: two write syscalls fewer per changed page (measured in docs/performance.md).
         conn.pragma('temp_store = MEMORY');
         // A worker thread checkpoints (WalCheckpointer); this connection only when it falls far behind.
         conn.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
