@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { contract, listRoutes } from '@mindservice/contract';
 import pino from 'pino';
+import { mindWithComputer, queue } from './computers/helpers.js';
 import { bearer, startService, type TestService } from './harness.js';
 
 interface Answer {
@@ -87,6 +88,20 @@ describe('request pipeline', () => {
     assert.match(deep.body.message, /nested deeper than 64 levels/);
     const veryDeep = await svc.http.post('/memory').set(bearer(mindKey)).set('Content-Type', 'application/json').send(nested(100_000)).expect(400);
     assert.match(veryDeep.body.message, /nested deeper than 64 levels/);
+  });
+
+  test("an agent's result nested 10,000 levels deep is a 400, not a stack overflow", async () => {
+    const { mindKey, computerId, token } = await mindWithComputer(svc);
+    const commandId = await queue(svc, mindKey, computerId, { type: 'move', payload: { x: 1, y: 2 } });
+    await svc.http.get('/computers/me/poll?wait=0').set(bearer(token)).expect(200);
+    const result = `{"status":"done","result":{"deep":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`;
+    const res = await svc.http
+      .post(`/computers/me/commands/${commandId}/result`)
+      .set(bearer(token))
+      .set('Content-Type', 'application/json')
+      .send(result)
+      .expect(400);
+    assert.match(res.body.message, /nested deeper than 64 levels/);
   });
 
   test('a validation error names at most 20 problems, counts the rest, and stays under 16 KB', async () => {
