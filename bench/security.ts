@@ -4,6 +4,7 @@
 //   2. many-tag recall: GET /memory/recall with 20 and with 300 tags over 2,000 tagged memories.
 // SQLite, and PostgreSQL too when DATABASE_URL is set. Figures, not tests.
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { Client } from './lib/client.js';
@@ -116,8 +117,19 @@ async function manyTagRecall(kind: DatabaseKind): Promise<Row[]> {
   } finally {
     client.agent.destroy();
     await server.stop();
+    // A recall the server gave up on may still run in PostgreSQL (no statement_timeout before it was
+    // added) and would hold the schema the benchmark drops: end it.
+    if (kind === 'postgresql') await endRunawayRecalls();
     await place.remove();
   }
+}
+
+async function endRunawayRecalls() {
+  const pg = createRequire(new URL('../server/package.json', import.meta.url))('pg');
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%memory_tags%'");
+  await admin.end();
 }
 
 const rows: Row[] = [];
