@@ -1,3 +1,4 @@
+// No credential, the wrong kind, other users' and minds' credentials on every route: security.routes.test.ts.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -22,7 +23,7 @@ describe('memories: verification, credentials and who may see what', () => {
   const eventsOf = async (mindId: string) =>
     (await svc.ctx.db('events').where({ mind_id: mindId }).orderBy('created_at').select('type', 'data')).map((r) => ({ type: r.type, data: JSON.parse(r.data) }));
 
-  test('verify with a Mind Key is 403 saying a human JWT is needed; another user\'s JWT is 404; the owner\'s JWT is 200', async () => {
+  test('verify with a Mind Key is 403 saying a human JWT is needed; the owner\'s JWT is 200', async () => {
     const { auth, jwt, mindId } = await mind();
     const m = await store(auth, { category: 'fact', key: 'k', content: 'true thing' });
     for (const action of ['verify', 'unverify']) {
@@ -31,9 +32,6 @@ describe('memories: verification, credentials and who may see what', () => {
       assert.match(res.body.message, /JWT/);
       assert.match(res.body.message, /not a Mind Key/);
     }
-    const stranger = await svc.user();
-    await svc.http.post(`/memory/${m.id}/verify`).set(bearer(stranger.jwt)).expect(404);
-    await svc.http.post(`/memory/${m.id}/verify`).expect(401);
 
     const verified = await svc.http.post(`/memory/${m.id}/verify`).set(bearer(jwt)).expect(200);
     assert.equal(verified.body.verified, true);
@@ -184,27 +182,5 @@ describe('memories: verification, credentials and who may see what', () => {
     assert.match(missing.body.message, /query\.mind_id/);
     const stranger = await svc.user();
     await svc.http.get('/memory/mind-export').set(bearer(stranger.jwt)).query({ mind_id: mindId, include_credentials: 'true' }).expect(404);
-    const other = await mind();
-    await svc.http.get('/memory/mind-export').set(other.auth).query({ mind_id: mindId }).expect(404);
-  });
-
-  test('every memory, chat and script route needs a credential; a JWT is not a Mind Key', async () => {
-    const { jwt } = await mind();
-    const routes: Array<[string, string]> = [
-      ['post', '/memory'],
-      ['get', '/memory/recall'],
-      ['get', '/memory/stats'],
-      ['post', '/memory/mind-import'],
-      ['get', '/mind/chat'],
-      ['post', '/mind/chat'],
-      ['get', '/mind/scripts'],
-      ['post', '/mind/scripts'],
-    ];
-    for (const [method, path] of routes) {
-      const none = await (svc.http as unknown as Record<string, (p: string) => import('supertest').Test>)[method]!(path);
-      assert.equal(none.status, 401, `${method} ${path} without a credential`);
-      const wrong = await (svc.http as unknown as Record<string, (p: string) => import('supertest').Test>)[method]!(path).set(bearer(jwt));
-      assert.equal(wrong.status, 401, `${method} ${path} with a JWT`);
-    }
   });
 });

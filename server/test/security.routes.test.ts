@@ -427,9 +427,15 @@ describe('security: every route of the contract', () => {
       for (const credential of strangerCredentials(accepts, f)) {
         const expected: number = typeof spec.foreign === 'number' ? spec.foreign : (spec.foreign?.[credential.kind] ?? 404);
         const req = request();
+        const eventsNow = await countEvents();
         const res = await send(route, req, credential);
         assert.equal(res.status, expected, `${credential.name}: ${show(res)}`);
-        if (expected >= 400) assert.equal(res.body.statusCode, expected, credential.name);
+        if (expected >= 400) {
+          assert.equal(res.body.statusCode, expected, credential.name);
+          assert.equal(await countEvents(), eventsNow, `${credential.name}: a refused request recorded an event`);
+        }
+        // Not found is all it says: the kind of thing, no id, nothing about whose it is.
+        if (expected === 404) assert.match(res.body.message, /^[A-Z][a-z]+ not found$/, credential.name);
         const sent = JSON.stringify(req);
         const secrets = [f.marker, f.a.taskId, f.a.memoryId, f.a.scriptId, f.a.webhookId, f.a.deliveryId, f.a.computerId, f.a.sentCommandId, f.a.queuedCommandId, f.a.mindId];
         for (const secret of secrets.filter((s) => !sent.includes(s))) {
