@@ -1,7 +1,7 @@
 // No credential, the wrong kind, other users' and minds' credentials and Computer Tokens on every route: security.routes.test.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, type TestService, useService } from './harness.js';
 import { getCommand, mindWithComputer, queue, registerComputer } from './computers/helpers.js';
 
 /** Every user-side route that names a computer (and, where it has one, a command). */
@@ -18,11 +18,7 @@ const USER_ROUTES: Array<{ name: string; send(svc: TestService, credential: stri
 ];
 
 describe('computers: security', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService({ MIND_SCREENSHOT_WAIT: '200ms' });
-  });
-  after(() => svc.stop());
+  const svc = useService({ MIND_SCREENSHOT_WAIT: '200ms' });
 
   /** Every user-side route answers 404 to `credential`, and the computer and its command are untouched. */
   async function assertInvisible(credential: string, owner: { jwt: string; computerId: string; commandId: string }) {

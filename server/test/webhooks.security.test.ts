@@ -4,21 +4,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isPublicAddress } from '../src/webhooks/ssrf.js';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, startService, useService } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
 import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
 
 describe('webhooks: scoping and secrets', () => {
-  let svc: TestService;
+  const svc = useService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms' });
   let receiver: Receiver;
   before(async () => {
-    svc = await startService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms' });
     receiver = await startReceiver();
   });
-  after(async () => {
-    await svc.stop();
-    await receiver.close();
-  });
+  after(() => receiver.close());
 
   test('a delivery id of another webhook of the same mind is 404 on redeliver', async () => {
     const { mindId, mindKey } = await svc.mind();
@@ -64,16 +60,12 @@ describe('webhooks: scoping and secrets', () => {
 });
 
 describe('webhooks: SSRF guard', () => {
-  let svc: TestService;
+  const svc = useService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms', MIND_WEBHOOK_TIMEOUT: '2s' });
   let receiver: Receiver;
   before(async () => {
-    svc = await startService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms', MIND_WEBHOOK_TIMEOUT: '2s' });
     receiver = await startReceiver();
   });
-  after(async () => {
-    await svc.stop();
-    await receiver.close();
-  });
+  after(() => receiver.close());
 
   test('https targets resolving to loopback, private, link-local or metadata addresses are refused without connecting', async () => {
     const { mindId, mindKey } = await svc.mind();
