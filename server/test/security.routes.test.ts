@@ -474,6 +474,20 @@ describe('security: every route of the contract', () => {
     });
   }
 
+  test(
+    "DESIGN 13: a disabled mind's computers are refused too (403 to their Computer Tokens)",
+    { todo: "not implemented: the Computer Token of a disabled mind's computer still works (findComputerByTokenHash does not look at the mind)" },
+    async () => {
+      const f = await fixture();
+      await setMindDisabled(svc.ctx.db, f.a.mindId, new Date().toISOString());
+      for (const { key, route } of listRoutes(contract).filter((r) => r.metadata.auth === 'computerToken')) {
+        const spec: AnySpec = (ROUTES as Record<RouteKey, AnySpec>)[key as RouteKey];
+        const res = await send(route, spec.request(f), ownCredential('computerToken', f));
+        assert.equal(res.status, 403, `${key}: ${show(res)}`);
+      }
+    },
+  );
+
   test('every route of the contract was checked', () => {
     const keys = listRoutes(contract).map((r) => r.key);
     assert.deepEqual(Object.keys(ROUTES).sort(), [...keys].sort(), 'ROUTES lists exactly the routes of the contract');
