@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { useService } from './harness.js';
 
 describe('accounts', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('register answers 201 with a JWT and the user, never the password', async () => {
     const res = await svc.http.post('/register').send({ email: 'Ada@Example.com', password: 'secret1', display_name: 'Ada' }).expect(201);

@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import jwt from 'jsonwebtoken';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { bearer, TestClock, type TestService, useService } from './harness.js';
 
 const AUTH_MESSAGE = 'Mind Key fehlt oder ungültig.';
 const RATE_MESSAGE = 'Rate limit exceeded. Use Authorization header for unlimited access.';
 
 describe('auth: credentials', () => {
-  let svc: TestService;
+  const svc = useService();
   let user: Awaited<ReturnType<TestService['mind']>>;
   before(async () => {
-    svc = await startService();
     user = await svc.mind();
   });
-  after(() => svc.stop());
 
   const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
@@ -107,14 +105,12 @@ describe('auth: credentials', () => {
 });
 
 describe('auth: ?key= rate limit', () => {
-  let svc: TestService;
   let mindKey: string;
   const clock = new TestClock();
+  const svc = useService({}, { clock });
   before(async () => {
-    svc = await startService({}, { clock });
     ({ mindKey } = await svc.mind());
   });
-  after(() => svc.stop());
 
   test('60 ?key= requests a minute pass with X-RateLimit headers; the 61st is 429 with Retry-After and the exact message', async () => {
     clock.advance(120_000); // a fresh window
@@ -163,11 +159,7 @@ describe('auth: ?key= rate limit', () => {
 });
 
 describe('auth: TRUST_PROXY', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService({ TRUST_PROXY: '1' });
-  });
-  after(() => svc.stop());
+  const svc = useService({ TRUST_PROXY: '1' });
 
   test('with TRUST_PROXY=1 the client address comes from the proxy\'s X-Forwarded-For', async () => {
     for (let i = 0; i < 61; i++) await svc.http.get('/mind/tasks?key=mk_x').set('X-Forwarded-For', '198.51.100.1');

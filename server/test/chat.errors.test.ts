@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, useService } from './harness.js';
 
 describe('chat: bad input and other minds', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('bad role, empty or oversized content, bad limits are 400 naming the field; another mind\'s message as before is 404', async () => {
     const m = await svc.mind();
-    const auth = bearer(m.mindKey);
+    const { auth } = m;
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ role: 'system', content: 'x' }, /body\.role/],
       [{ content: 'x' }, /body\.role/],

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, TestClock, useService } from './harness.js';
 
 describe('chat', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({}, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({}, { clock });
 
   async function mind() {
     const m = await svc.mind();
-    const auth = bearer(m.mindKey);
+    const { auth } = m;
     const post = async (body: Record<string, unknown>) => (await svc.http.post('/mind/chat').set(auth).send(body).expect(201)).body;
     const list = async (query: Record<string, string | number> = {}) => (await svc.http.get('/mind/chat').set(auth).query(query).expect(200)).body.messages;
-    return { ...m, auth, post, list };
+    return { ...m, post, list };
   }
 
   test('POST /mind/chat stores the message (201); agent messages fire chat.message_sent, human ones chat.message_received', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, TestClock, useService } from './harness.js';
 import { AGENT_INFO, getCommand, installCode, mindWithComputer, poll, postResult, queue, registerWithCode } from './computers/helpers.js';
 
 /** The error object, with the fields its message and details name. */
@@ -14,12 +14,8 @@ function assertError(res: { status: number; body: Record<string, unknown> }, sta
 }
 
 describe('computers: errors', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({ MIND_SCREENSHOT_WAIT: '300ms' }, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({ MIND_SCREENSHOT_WAIT: '300ms' }, { clock });
 
   const register = (code: string) => svc.http.post('/computers/register').send({ code, computer_name: 'pc', ...AGENT_INFO });
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { computersMigrations } from '../src/computers/migrations.js';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { bearer, startService, TestClock, useService } from './harness.js';
 import {
   eventsOf,
   getCommand,
@@ -33,12 +33,8 @@ const resultFor = (type: string) =>
   type === 'screenshot' ? { screenshot_b64: PNG_1X1.toString('base64'), width: 1, height: 1 } : { ok: true, duration_ms: 3 };
 
 describe('computers: the whole loop', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({}, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({}, { clock });
 
   for (const form of ['POST', 'GET'] as const) {
     for (const c of CASES) {

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, startService, useService } from './harness.js';
 
 describe('the error path', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('an unknown route is 404 with the spec message', async () => {
     const res = await svc.http.get('/no/such/route?x=1').expect(404);

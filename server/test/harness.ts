@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import knex from 'knex';
 import supertest from 'supertest';
 import { createApp, type AppOptions, type MindApp } from '../src/app.js';
@@ -15,8 +16,8 @@ export interface TestService extends MindApp {
   config: Config;
   /** Registers a new user and returns its JWT and id. */
   user(): Promise<{ jwt: string; userId: string; email: string }>;
-  /** A new user with one mind: the JWT, the mind id and its Mind Key. */
-  mind(): Promise<{ jwt: string; userId: string; mindId: string; mindKey: string }>;
+  /** A new user with one mind: the JWT, the mind id, its Mind Key and the header that sends it. */
+  mind(): Promise<{ jwt: string; userId: string; email: string; mindId: string; mindKey: string; auth: Record<string, string> }>;
   /** Creates one more mind for a user's JWT. */
   addMind(jwt: string, name?: string): Promise<{ mindId: string; mindKey: string }>;
   stop(): Promise<void>;
@@ -87,7 +88,8 @@ export async function startService(env: Record<string, string> = {}, options: Ap
   };
   const mind = async () => {
     const u = await user();
-    return { ...u, ...(await addMind(u.jwt)) };
+    const m = await addMind(u.jwt);
+    return { ...u, ...m, auth: bearer(m.mindKey) };
   };
 
   return {
@@ -104,6 +106,28 @@ export async function startService(env: Record<string, string> = {}, options: Ap
       if (!env.MIND_DATA_DIR) rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A service for the tests of the enclosing `describe` (or file): started in `before`, stopped in
+ * `after`. The returned handle stands for that service; use it inside tests and hooks.
+ */
+export function useService(env: Record<string, string> = {}, options: AppOptions = {}): TestService {
+  let service: TestService | undefined;
+  before(async () => {
+    service = await startService(env, options);
+  });
+  after(() => service?.stop());
+  return new Proxy({} as TestService, {
+    get(_target, prop) {
+      if (!service) {
+        if (typeof prop === 'symbol') return undefined;
+        throw new Error(`useService(): the service starts in before(); read .${prop} inside a test or hook`);
+      }
+      const value: unknown = Reflect.get(service, prop);
+      return typeof value === 'function' ? value.bind(service) : value;
+    },
+  });
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

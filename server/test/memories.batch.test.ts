@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Memory } from '@mindservice/contract';
 import { isPostgres } from '../src/db/database.js';
 import type { RecordedEvent } from '../src/events/recorder.js';
@@ -8,15 +8,11 @@ import { ContentCipher } from '../src/memories/crypto.js';
 import { applyIndexChanges } from '../src/memories/search-index.js';
 import { MemoriesStore } from '../src/memories/store.js';
 import { WriteBatcher } from '../src/memories/write-batch.js';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 
 /** Concurrent memory writes share a transaction on SQLite (group commit); each still stands or fails alone. */
 describe('memories: concurrent writes', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   const memory = (content: string): Memory => {
     const now = new Date().toISOString();

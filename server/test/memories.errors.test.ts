@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, useService } from './harness.js';
 
 const NINE = 'identity, preference, fact, project, skill, mistake, context, note, credentials';
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 describe('memories: bad input', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
-  async function mind() {
-    const m = await svc.mind();
-    return { ...m, auth: bearer(m.mindKey) };
-  }
   /** Asserts the error object and that the message names the field. */
   function expectError(res: { status: number; body: Record<string, unknown> }, status: number, field: string) {
     assert.equal(res.status, status, JSON.stringify(res.body));
@@ -25,7 +17,7 @@ describe('memories: bad input', () => {
   }
 
   test('an unknown category is 400 listing the nine categories, in the body and in recall', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const res = await svc.http.post('/memory').set(auth).send({ category: 'secrets', content: 'x' });
     expectError(res, 400, 'body.category');
     assert.ok(String(res.body.message).includes(NINE), res.body.message);
@@ -39,7 +31,7 @@ describe('memories: bad input', () => {
   });
 
   test('missing or oversized fields are 400 naming the field, and nothing is stored', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ content: 'x' }, 'body.category'],
       [{ category: 'note' }, 'body.content'],
@@ -61,8 +53,8 @@ describe('memories: bad input', () => {
   });
 
   test('unknown ids and another mind\'s memory are 404 on get, update, delete, verify and unverify', async () => {
-    const { auth, jwt } = await mind();
-    const other = await mind();
+    const { auth, jwt } = await svc.mind();
+    const other = await svc.mind();
     const theirs = (await svc.http.post('/memory').set(other.auth).send({ category: 'note', content: 'theirs' }).expect(201)).body;
     for (const id of [MISSING, theirs.id, 'not-a-uuid']) {
       expectError(await svc.http.get(`/memory/${id}`).set(auth), 404, 'Memory not found');
@@ -76,7 +68,7 @@ describe('memories: bad input', () => {
   });
 
   test('PUT to a category and key another memory has is 409, and changes nothing', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const a = (await svc.http.post('/memory').set(auth).send({ category: 'fact', key: 'a', content: 'A' }).expect(201)).body;
     const b = (await svc.http.post('/memory').set(auth).send({ category: 'note', key: 'a', content: 'B' }).expect(201)).body;
     expectError(await svc.http.put(`/memory/${b.id}`).set(auth).send({ category: 'fact', content: 'changed' }), 409, 'body.key');
@@ -88,7 +80,7 @@ describe('memories: bad input', () => {
   });
 
   test('recall rejects bad limits, cursors, dates and a q without words with 400 naming the parameter', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const get = (query: Record<string, string>) => svc.http.get('/memory/recall').set(auth).query(query);
     expectError(await get({ limit: '0' }), 400, 'query.limit');
     expectError(await get({ limit: '101' }), 400, 'query.limit');
@@ -109,7 +101,7 @@ describe('memories: bad input', () => {
   });
 
   test('malformed JSON is 400 and a body over 1 MB is 413', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const bad = await svc.http.post('/memory').set(auth).set('Content-Type', 'application/json').send('{"category": "note",');
     assert.equal(bad.status, 400);
     const big = await svc.http.post('/memory').set(auth).send({ category: 'note', content: 'x'.repeat(1_100_000) });

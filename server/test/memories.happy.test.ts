@@ -1,27 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Memory } from '@mindservice/contract';
 import { isPostgres } from '../src/db/database.js';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
 import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/recall-sqlite.js';
 import { MemoriesStore } from '../src/memories/store.js';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { bearer, TestClock, useService } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('memories: happy paths', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({}, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({}, { clock });
 
   /** A fresh mind per test, so no test depends on another's rows. */
   async function mind() {
     const m = await svc.mind();
-    const auth = bearer(m.mindKey);
+    const { auth } = m;
     /** Stores a memory; the clock moves a second first so recency order is the order of calls. */
     const store = async (body: Record<string, unknown>, status = 201) => {
       clock.advance(1000);
@@ -32,7 +28,7 @@ describe('memories: happy paths', () => {
         memories: Array<Record<string, unknown> & { id: string; score: number; updated_at: string }>;
         next_cursor: string | null;
       };
-    return { ...m, auth, store, recall };
+    return { ...m, store, recall };
   }
   const events = (mindId: string) =>
     svc.ctx.db('events').where({ mind_id: mindId }).orderBy('created_at').select('type', 'data').then((rows) => rows.map((r) => ({ type: r.type, data: JSON.parse(r.data) })));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, TestClock, useService } from './harness.js';
 
 type Doc = Record<string, unknown> & {
   memories: Array<Record<string, unknown>>;
@@ -18,23 +18,19 @@ function content(doc: Doc) {
 }
 
 describe('memories: mind export and import', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({}, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({}, { clock });
 
   async function mind() {
     const m = await svc.mind();
-    const auth = bearer(m.mindKey);
+    const { auth } = m;
     const post = async (path: string, body: Record<string, unknown>) => {
       clock.advance(1000);
       return (await svc.http.post(path).set(auth).send(body)).body;
     };
     const exportDoc = async () => (await svc.http.get('/memory/mind-export').set(auth).expect(200)).body as Doc;
     const importDoc = (doc: unknown, query: Record<string, string> = {}) => svc.http.post('/memory/mind-import').set(auth).query(query).send(doc as object);
-    return { ...m, auth, post, exportDoc, importDoc };
+    return { ...m, post, exportDoc, importDoc };
   }
 
   /** A mind with something of everything. */

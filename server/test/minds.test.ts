@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, useService } from './harness.js';
 
 describe('minds', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('create returns the Mind Key once; only its hash is stored', async () => {
     const { jwt } = await svc.user();

@@ -5,12 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { contract, listRoutes } from '@mindservice/contract';
 import Database from 'better-sqlite3';
 import knex from 'knex';
-import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, type TestService } from './harness.js';
+import { bearer, freshPostgresSchema, TEST_DATABASE_URL, type TestService, useService } from './harness.js';
 import { startServerProcess } from './server-process.js';
 import { startReceiver } from './webhooks/receiver.js';
 
@@ -37,11 +37,7 @@ const freePort = () =>
   });
 
 describe('mind-service command', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('--help on every command; unknown commands and bad arguments are refused clearly', () => {
     const help = cli(svc, '--help');

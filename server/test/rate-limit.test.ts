@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
-import { startService, TestClock, type TestService } from './harness.js';
+import { TestClock, useService } from './harness.js';
 
 // The memory limiter serves one SQLite process; the database limiter is shared by instances on PostgreSQL.
 // Both must count the same way.
 describe('rate limiters', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   const cases: [string, () => RateLimiter][] = [
     ['memory', () => new MemoryRateLimiter(clock, 3, 60_000)],

@@ -2,10 +2,10 @@
 // echoed, the client address after TRUST_PROXY, for Express routes and for the long-poll (served
 // before Express) alike.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pino from 'pino';
 import { mindWithComputer, queue } from './computers/helpers.js';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 
 interface LogLine {
   msg: string;
@@ -18,14 +18,10 @@ interface LogLine {
 }
 
 describe('request log', () => {
-  let svc: TestService;
   const lines: LogLine[] = [];
   const linesFor = (requestId: string) => lines.filter((l) => l.req_id === requestId);
-  before(async () => {
-    const logger = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
-    svc = await startService({ TRUST_PROXY: '1' }, { logger });
-  });
-  after(() => svc.stop());
+  const logger = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const svc = useService({ TRUST_PROXY: '1' }, { logger });
 
   test('a Mind Key in the URL never reaches the log; the line carries id, status, time and address', async () => {
     const { mindKey } = await svc.mind();
@@ -62,11 +58,7 @@ describe('request log', () => {
 });
 
 describe('the long-poll outside its usual form', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('a trailing slash or HEAD reaches the same route through Express, with the same rules', async () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);

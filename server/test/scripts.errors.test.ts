@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { useService } from './harness.js';
 
 describe('scripts: bad input and other minds', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
-  async function mind() {
-    const m = await svc.mind();
-    return { ...m, auth: bearer(m.mindKey) };
-  }
 
   test('bad input is 400 naming the field; another mind\'s script is 404 everywhere', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ content: 'x' }, /body\.name/],
       [{ name: '  ', content: 'x' }, /body\.name/],
@@ -30,7 +22,7 @@ describe('scripts: bad input and other minds', () => {
     }
     assert.deepEqual((await svc.http.get('/mind/scripts').set(auth).expect(200)).body.scripts, []);
 
-    const other = await mind();
+    const other = await svc.mind();
     const theirs = (await svc.http.post('/mind/scripts').set(other.auth).send({ name: 'theirs', content: 'secret' }).expect(201)).body;
     for (const id of [theirs.id, '00000000-0000-4000-8000-000000000000']) {
       await svc.http.get(`/mind/scripts/${id}`).set(auth).expect(404);

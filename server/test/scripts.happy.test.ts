@@ -1,22 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, TestClock, useService } from './harness.js';
 
 describe('scripts', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({}, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({}, { clock });
 
-  async function mind() {
-    const m = await svc.mind();
-    return { ...m, auth: bearer(m.mindKey) };
-  }
 
   test('create (201), get, list by name, update, delete (204)', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const created = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'fetch-arxiv', language: 'python', content: 'print(1)', id: 'x' }).expect(201)).body;
     assert.deepEqual({ ...created, id: undefined, created_at: undefined, updated_at: undefined }, {
       id: undefined, name: 'fetch-arxiv', description: null, language: 'python', content: 'print(1)', created_at: undefined, updated_at: undefined,
@@ -41,7 +33,7 @@ describe('scripts', () => {
   });
 
   test('names are unique in a mind (409 on create and rename), not across minds', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     await svc.http.post('/mind/scripts').set(auth).send({ name: 'dup', content: '1' }).expect(201);
     const res = await svc.http.post('/mind/scripts').set(auth).send({ name: 'dup', content: '2' }).expect(409);
     assert.match(res.body.message, /body\.name/);
@@ -49,12 +41,12 @@ describe('scripts', () => {
     await svc.http.put(`/mind/scripts/${other.id}`).set(auth).send({ name: 'dup' }).expect(409);
     assert.equal((await svc.http.get(`/mind/scripts/${other.id}`).set(auth).expect(200)).body.name, 'other');
     await svc.http.put(`/mind/scripts/${other.id}`).set(auth).send({ name: 'other', content: 'same name is fine' }).expect(200);
-    const second = await mind();
+    const second = await svc.mind();
     await svc.http.post('/mind/scripts').set(second.auth).send({ name: 'dup', content: '1' }).expect(201);
   });
 
   test('a script write moves the mind\'s last_activity (scripts have no event)', async () => {
-    const { auth, jwt, mindId } = await mind();
+    const { auth, jwt, mindId } = await svc.mind();
     clock.advance(60_000);
     const s = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'x', content: '' }).expect(201)).body;
     const minds = (await svc.http.get('/minds').set(bearer(jwt)).expect(200)).body.minds;

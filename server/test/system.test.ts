@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { contract, listRoutes } from '@mindservice/contract';
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { startService, type TestService } from './harness.js';
+import { useService } from './harness.js';
 
 describe('system routes and docs', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('GET /health answers ok with version, uptime and database', async () => {
     const res = await svc.http.get('/health').expect(200);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { createServer } from 'node:http';
 import supertest, { type Response } from 'supertest';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 
 /** A 400 with the error object whose message and details name the field. */
 function assertFieldError(res: Response, path: string, message?: RegExp) {
@@ -15,16 +15,14 @@ function assertFieldError(res: Response, path: string, message?: RegExp) {
 }
 
 describe('tasks: bad input', () => {
-  let svc: TestService;
+  const svc = useService();
   let auth: Record<string, string>;
   let mindKey: string;
   let mindId: string;
   before(async () => {
-    svc = await startService();
     ({ mindKey, mindId } = await svc.mind());
     auth = bearer(mindKey);
   });
-  after(() => svc.stop());
 
   const countRows = async (table: string) => Number((await svc.ctx.db(table).where({ mind_id: mindId }).count({ n: '*' }))[0].n);
 
@@ -166,16 +164,14 @@ describe('tasks: bad input', () => {
 });
 
 describe('tasks: the change and its event share one transaction', () => {
-  let svc: TestService;
+  const svc = useService();
   let failHooks = false;
   before(async () => {
-    svc = await startService();
     // A hook runs inside the change's transaction (as webhook deliveries do): make it fail on demand.
     svc.ctx.events.addHook(async () => {
       if (failHooks) throw new Error('hook failed');
     });
   });
-  after(() => svc.stop());
 
   test('when recording the event fails, the change is rolled back and the answer is a plain 500', async () => {
     const { mindKey, mindId } = await svc.mind();

@@ -1,27 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, TestClock, useService } from './harness.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('tasks: happy paths', () => {
-  let svc: TestService;
   const clock = new TestClock();
-  before(async () => {
-    svc = await startService({}, { clock });
-  });
-  after(() => svc.stop());
+  const svc = useService({}, { clock });
 
-  /** A fresh mind per test, so no test depends on another's rows. */
-  async function mind() {
-    const m = await svc.mind();
-    return { ...m, auth: bearer(m.mindKey) };
-  }
   /** Events of a mind in order; tests move the clock between changes so created_at orders them. */
   const events = (mindId: string) => svc.ctx.db('events').where({ mind_id: mindId }).orderBy('created_at').select('type', 'data');
 
   test('POST /mind/task creates a pending, normal task and records task.created with the task', async () => {
-    const { auth, mindId } = await mind();
+    const { auth, mindId } = await svc.mind();
     const res = await svc.http.post('/mind/task').set(auth).send({ title: '  Summarise the papers  ' }).expect(201);
     const task = res.body;
     assert.match(task.id, UUID);
@@ -39,7 +30,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('POST /mind/task stores every given field; unknown fields are ignored', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const res = await svc.http
       .post('/mind/task')
       .set(auth)
@@ -55,7 +46,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('due_at is stored as a UTC date-time with milliseconds', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const cases: Array<[string, string]> = [
       ['2026-12-01', '2026-12-01T00:00:00.000Z'],
       ['2026-12-01T09:00:00Z', '2026-12-01T09:00:00.000Z'],
@@ -71,7 +62,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('GET /mind/task creates from query parameters, with ?key= or the header', async () => {
-    const { mindKey, auth, mindId } = await mind();
+    const { mindKey, auth, mindId } = await svc.mind();
     const viaKey = await svc.http
       .get('/mind/task')
       .query({ key: mindKey, title: 'Buy milk', description: 'Two litres', priority: 'high', due_at: '2026-12-01' })
@@ -93,7 +84,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('?key= works on every task route', async () => {
-    const { mindKey } = await mind();
+    const { mindKey } = await svc.mind();
     const created = await svc.http.post(`/mind/task?key=${mindKey}`).send({ title: 'Via key' }).expect(201);
     const id = created.body.id;
     await svc.http.get(`/mind/task/${id}?key=${mindKey}`).expect(200);
@@ -106,7 +97,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('GET /mind/tasks: default lists the open tasks; each status filter and all', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const ids: Record<string, string> = {};
     for (const status of ['pending', 'in_progress', 'done', 'cancelled'] as const) {
       const res = await svc.http.post('/mind/task').set(auth).send({ title: status }).expect(201);
@@ -129,7 +120,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('list order: in_progress first, then priority, then due_at (none last), then creation', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     // Created in an order that differs from the expected one; the clock moves so creation times differ.
     const specs: Array<{ title: string; priority?: string; due_at?: string; status?: string }> = [
       { title: 'low', priority: 'low' },
@@ -172,7 +163,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('PUT /mind/task/:id changes the given fields, null clears, and records one task.updated', async () => {
-    const { auth, mindId } = await mind();
+    const { auth, mindId } = await svc.mind();
     const created = (await svc.http.post('/mind/task').set(auth).send({ title: 'Draft', description: 'old', due_at: '2026-12-01' }).expect(201)).body;
     clock.advance(1000);
     const res = await svc.http
@@ -207,7 +198,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('a PUT that changes nothing answers the task as it is and records no event', async () => {
-    const { auth, mindId } = await mind();
+    const { auth, mindId } = await svc.mind();
     const created = (await svc.http.post('/mind/task').set(auth).send({ title: 'Same', due_at: '2026-12-01' }).expect(201)).body;
     clock.advance(1000);
     const same = await svc.http.put(`/mind/task/${created.id}`).set(auth).send({ title: 'Same', due_at: '2026-12-01T00:00:00Z' }).expect(200);
@@ -218,7 +209,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('completed_at is set when the status becomes done and cleared when it leaves done', async () => {
-    const { auth, mindId } = await mind();
+    const { auth, mindId } = await svc.mind();
     const { id } = (await svc.http.post('/mind/task').set(auth).send({ title: 'Finish' }).expect(201)).body;
 
     clock.advance(1000);
@@ -269,7 +260,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('concurrent completions of one task record one completion', async () => {
-    const { auth, mindId } = await mind();
+    const { auth, mindId } = await svc.mind();
     const { id } = (await svc.http.post('/mind/task').set(auth).send({ title: 'Race' }).expect(201)).body;
     const answers = await Promise.all(Array.from({ length: 5 }, () => svc.http.get(`/mind/task/${id}/complete`).set(auth)));
     assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200]);
@@ -278,7 +269,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('GET /mind/task/:id/delete removes the task permanently and records task.deleted {id}', async () => {
-    const { auth, mindId } = await mind();
+    const { auth, mindId } = await svc.mind();
     const { id } = (await svc.http.post('/mind/task').set(auth).send({ title: 'Temporary' }).expect(201)).body;
     clock.advance(1000);
     const res = await svc.http.get(`/mind/task/${id}/delete`).set(auth).expect(200);
@@ -293,7 +284,7 @@ describe('tasks: happy paths', () => {
   });
 
   test('each change moves the mind last_activity', async () => {
-    const { auth, jwt, mindId } = await mind();
+    const { auth, jwt, mindId } = await svc.mind();
     const lastActivity = async () => {
       const res = await svc.http.get('/minds').set(bearer(jwt)).expect(200);
       return res.body.minds.find((m: { id: string }) => m.id === mindId).last_activity as string;
@@ -315,14 +306,14 @@ describe('tasks: happy paths', () => {
   });
 
   test('deleting the mind deletes its tasks', async () => {
-    const { auth, jwt, mindId } = await mind();
+    const { auth, jwt, mindId } = await svc.mind();
     await svc.http.post('/mind/task').set(auth).send({ title: 'Goes with the mind' }).expect(201);
     await svc.http.delete(`/minds/${mindId}`).set(bearer(jwt)).expect(204);
     assert.equal(Number((await svc.ctx.db('tasks').where({ mind_id: mindId }).count({ n: '*' }))[0].n), 0);
   });
 
   test('the task examples of the served OpenAPI document work as they are', async () => {
-    const { auth } = await mind();
+    const { auth } = await svc.mind();
     const doc = (await svc.http.get('/openapi.json').expect(200)).body;
     const schemas = doc.components.schemas;
 

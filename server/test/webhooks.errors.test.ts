@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { VALID_EVENT_PATTERNS } from '@mindservice/contract';
 import { judge, retryDelay } from '../src/webhooks/delivery.js';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
 import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
 
 describe('webhooks: bad input and conflicts', () => {
-  let svc: TestService;
+  const svc = useService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms', MIND_WEBHOOK_TIMEOUT: '300ms' });
   let mindKey: string;
   before(async () => {
-    svc = await startService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms', MIND_WEBHOOK_TIMEOUT: '300ms' });
     ({ mindKey } = await svc.mind());
   });
-  after(() => svc.stop());
 
   const create = (body: Record<string, unknown>, key = mindKey) => svc.http.post('/webhooks').set(bearer(key)).send(body);
   const expectError = (res: { status: number; body: Record<string, unknown> }, status: number, message: RegExp) => {

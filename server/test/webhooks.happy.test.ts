@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Delivery } from '@mindservice/contract';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 import { createWebhook, FAST_RETRIES, recordEvent, serviceSignatureOk, standardSignatureOk } from './webhooks/helpers.js';
 import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
 
 describe('webhooks: configuration and delivery', () => {
-  let svc: TestService;
+  const svc = useService(FAST_RETRIES);
   let receiver: Receiver;
   before(async () => {
-    svc = await startService(FAST_RETRIES);
     receiver = await startReceiver();
   });
-  after(async () => {
-    await svc.stop();
-    await receiver.close();
-  });
+  after(() => receiver.close());
 
   const deliveriesOf = async (mindKey: string, webhookId: string): Promise<Delivery[]> =>
     (await svc.http.get(`/webhooks/${webhookId}/deliveries`).set(bearer(mindKey)).expect(200)).body.deliveries;
