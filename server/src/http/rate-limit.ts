@@ -1,5 +1,8 @@
+import { isIPv6 } from 'node:net';
+import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
+import { ApiError } from './errors.js';
 
 export interface RateLimitResult {
   limited: boolean;
@@ -9,13 +12,27 @@ export interface RateLimitResult {
   resetAt: number;
   /** Whole seconds until the window ends (at least 1). */
   retryAfter: number;
+  /** When the window this hit counted in started (ms): `release` gives a hit back to that window only. */
+  windowStart: number;
 }
 
 export interface RateLimiter {
+  /** Counts one hit for `key` in its current window. */
   hit(key: string): Promise<RateLimitResult>;
+  /** Takes back a hit (`hit`'s answer) if its window is still the current one; never throws. */
+  release(key: string, hit: RateLimitResult): Promise<void>;
 }
 
-/** Fixed one-minute windows per key, in memory (one instance). */
+const resultOf = (count: number, limit: number, windowStart: number, windowMs: number, now: number): RateLimitResult => ({
+  limited: count > limit,
+  limit,
+  remaining: Math.max(0, limit - count),
+  resetAt: Math.ceil((windowStart + windowMs) / 1000),
+  retryAfter: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
+  windowStart,
+});
+
+/** Fixed windows per key (one minute unless told), in memory (one instance). */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
@@ -34,13 +51,12 @@ export class MemoryRateLimiter implements RateLimiter {
       this.windows.set(key, window);
     }
     window.count += 1;
-    return {
-      limited: window.count > this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - window.count),
-      resetAt: Math.ceil((window.start + this.windowMs) / 1000),
-      retryAfter: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
-    };
+    return resultOf(window.count, this.limit, window.start, this.windowMs, now);
+  }
+
+  async release(key: string, hit: RateLimitResult): Promise<void> {
+    const window = this.windows.get(key);
+    if (window && window.start === hit.windowStart && window.count > 0) window.count -= 1;
   }
 
   private sweep(now: number) {
@@ -48,17 +64,27 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-/** Fixed windows kept in the database, so several instances share one limit per client. */
+/**
+ * Fixed windows kept in the database (table `rate_limits`), so several instances share one limit
+ * per client. A `namespace` keeps one limiter's keys apart from another's (the `?key=` limit has
+ * none: its keys are bare IPs); a limiter with one also deletes its ended windows, at most once a window.
+ */
 export class DatabaseRateLimiter implements RateLimiter {
+  private lastSweep = 0;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly limit = 60,
     private readonly windowMs = 60_000,
+    private readonly namespace = '',
   ) {}
+
+  private stored = (key: string) => (this.namespace + key).slice(0, 100);
 
   async hit(key: string): Promise<RateLimitResult> {
     const now = this.clock.now().getTime();
+    await this.sweep(now);
     // One atomic upsert: a window that has ended starts again at 1.
     const expired = `rate_limits.window_start + ${this.windowMs} <= excluded.window_start`;
     type Row = { count: number; window_start: string | number };
@@ -68,17 +94,94 @@ export class DatabaseRateLimiter implements RateLimiter {
          count = case when ${expired} then 1 else rate_limits.count + 1 end,
          window_start = case when ${expired} then excluded.window_start else rate_limits.window_start end
        returning count, window_start`,
-      [key.slice(0, 100), now],
+      [this.stored(key), now],
     );
     const rows = Array.isArray(result) ? result : result.rows; // better-sqlite3 answers rows, pg a result
-    const count = Number(rows[0].count);
-    const end = Number(rows[0].window_start) + this.windowMs;
-    return {
-      limited: count > this.limit,
-      limit: this.limit,
-      remaining: Math.max(0, this.limit - count),
-      resetAt: Math.ceil(end / 1000),
-      retryAfter: Math.max(1, Math.ceil((end - now) / 1000)),
-    };
+    return resultOf(Number(rows[0].count), this.limit, Number(rows[0].window_start), this.windowMs, now);
   }
+
+  async release(key: string, hit: RateLimitResult): Promise<void> {
+    await this.db('rate_limits')
+      .where({ key: this.stored(key), window_start: hit.windowStart })
+      .where('count', '>', 0)
+      .decrement('count', 1)
+      .catch(() => undefined); // a hit not given back only counts against its client a little longer
+  }
+
+  private async sweep(now: number) {
+    if (!this.namespace || now - this.lastSweep < this.windowMs) return;
+    this.lastSweep = now;
+    const prefix = this.namespace.replace(/[\\%_]/g, (c) => `\\${c}`);
+    await this.db('rate_limits')
+      .whereRaw(`key like ? escape '\\'`, [`${prefix}%`])
+      .where('window_start', '<=', now - this.windowMs)
+      .delete()
+      .catch(() => undefined); // ended windows left behind are restarted by the next hit anyway
+  }
+}
+
+/** A limiter for the service: in memory on SQLite (one process), in the database on PostgreSQL (shared by instances). */
+export function createRateLimiter(ctx: Pick<AppContext, 'config' | 'db' | 'clock'>, namespace: string, limit: number, windowMs: number): RateLimiter {
+  return ctx.config.databaseUrl
+    ? new DatabaseRateLimiter(ctx.db, ctx.clock, limit, windowMs, `${namespace}:`)
+    : new MemoryRateLimiter(ctx.clock, limit, windowMs);
+}
+
+/**
+ * The client address as limits count it: an IPv4 address as it is (also written IPv4-mapped), an
+ * IPv6 address by its /64 prefix, since one subscriber usually holds a whole /64 and could
+ * otherwise switch addresses at will.
+ */
+export function clientAddressKey(ip: string | undefined): string {
+  if (!ip) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  const address = ip.split('%')[0]!;
+  if (!isIPv6(address)) return ip;
+  const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
+  const [head, tail] = address.split('::') as [string, string | undefined];
+  const full = tail === undefined ? groups(head) : [...groups(head), ...Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)];
+  return `${full.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
+
+/** One check of a counted attempt: the limiter, the key, and the 429's message given the seconds to wait. */
+export interface AttemptCheck {
+  limiter: RateLimiter;
+  key: string;
+  message: (retryAfterSeconds: number) => string;
+}
+
+/** An attempt counted as a failure in advance; `release` gives the count back (it did not fail). */
+export interface CountedAttempt {
+  release(): Promise<void>;
+}
+
+/**
+ * Counts an attempt that may fail (a password, an install code) under every check, before it runs,
+ * so concurrent attempts cannot overshoot a limit; an attempt over any limit is not made at all:
+ * 429 with `Retry-After`, nothing counted. The caller gives the count back when the attempt did not
+ * fail, so only failures use up a limit. Windows are fixed: a client over a limit waits until the
+ * window that its failures started ends, however often it retries meanwhile.
+ */
+export async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {
+  const counted: Array<[AttemptCheck, RateLimitResult]> = [];
+  const giveBack = () => Promise.all(counted.map(([check, hit]) => check.limiter.release(check.key, hit))).then(() => undefined);
+  for (const check of checks) {
+    const hit = await check.limiter.hit(check.key).catch(async (err: unknown) => {
+      await giveBack();
+      throw err;
+    });
+    counted.push([check, hit]);
+    if (hit.limited) {
+      await giveBack();
+      throw new ApiError(429, check.message(hit.retryAfter), { headers: { 'Retry-After': String(hit.retryAfter) } });
+    }
+  }
+  return { release: giveBack };
+}
+
+/** `14 minutes`, `45 seconds`: how long to wait, for a message. */
+export function waitInWords(seconds: number): string {
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
