@@ -7,6 +7,6 @@ export function accountsHandlers(ctx: AppContext): RouterImpl<typeof contract.ac
   const accounts = new AccountsService(ctx);
   return {
     register: async ({ body }) => ({ status: 201, body: await accounts.register(body) }),
-    login: async ({ body }) => ({ status: 200, body: await accounts.login(body) }),
+    login: async ({ body, req }) => ({ status: 200, body: await accounts.login(body, req.ip) }),
   };
 }
