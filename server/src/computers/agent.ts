@@ -1,6 +1,7 @@
 import type { CommandStatus, PolledCommand } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
+import { type RateLimiter, clientAddressKey, countAttempt, createRateLimiter, waitInWords } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { type CommandBus, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
@@ -43,13 +44,42 @@ const badCode = (message: string) => ApiError.invalidField('body.code', message)
 
 /** What the agent program (`screen-remote-agent`) calls, with its Computer Token after registering. */
 export class AgentService {
+  /** Failed registrations per client address (DESIGN section 13): install codes cannot be guessed at speed. */
+  private readonly failedRegistrations: RateLimiter;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly bus: CommandBus,
-  ) {}
+  ) {
+    const { installCodeMaxFailuresPerAddress: limit, installCodeFailureWindowMs: windowMs } = ctx.config;
+    this.failedRegistrations = createRateLimiter(ctx, 'install-code-address', limit, windowMs);
+  }
 
-  /** Trades a single-use install code for a computer and its token (shown only here). */
-  async register(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {
+  /**
+   * Trades a single-use install code for a computer and its token (shown only here). Every refused
+   * code (malformed, unknown, used, expired) counts against the client's address (`address`: its IP
+   * as the app computes it); past the limit, registrations from there are 429 until the window ends.
+   */
+  async register(input: RegisterInput, address: string | undefined): Promise<{ computer_id: string; computer_token: string }> {
+    const attempt = await countAttempt([
+      {
+        limiter: this.failedRegistrations,
+        key: clientAddressKey(address),
+        message: (s) => `Too many failed registrations from this address. Try again in ${waitInWords(s)}.`,
+      },
+    ]);
+    let refused = false;
+    try {
+      return await this.registerWithCode(input);
+    } catch (err) {
+      refused = err instanceof ApiError && err.statusCode === 400;
+      throw err;
+    } finally {
+      if (!refused) await attempt.release();
+    }
+  }
+
+  private async registerWithCode(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {
     const code = normalizeInstallCode(input.code);
     if (!code) throw badCode('unknown install code (it looks like XXXX-XXXX); create one with POST /computers/install-code');
     const codeHash = sha256Hex(code);

@@ -71,7 +71,7 @@ export function computersHandlers(ctx: AppContext): RouterImpl<typeof contract.c
       await computers.delete(userSide(req), params.id);
       return { status: 204, body: undefined };
     },
-    registerComputer: async ({ body }) => ({ status: 201, body: await agent.register(body) }),
+    registerComputer: async ({ body, req }) => ({ status: 201, body: await agent.register(body, req.ip) }),
     // Served before Express too (http/direct-routes.ts), by this same function.
     pollCommands: async ({ query, req, res }) => ({
       status: 200,
