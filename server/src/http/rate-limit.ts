@@ -35,6 +35,8 @@ const resultOf = (count: number, limit: number, windowStart: number, windowMs: n
 /** Fixed windows per key (one minute unless told), in memory (one instance). */
 export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
+  /** Ended windows are dropped when the map grows past this; it doubles when few have ended, so sweeps stay rare. */
+  private sweepAt = 10_000;
 
   constructor(
     private readonly clock: Clock,
@@ -46,7 +48,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const now = this.clock.now().getTime();
     let window = this.windows.get(key);
     if (!window || now >= window.start + this.windowMs) {
-      if (this.windows.size > 10_000) this.sweep(now);
+      if (this.windows.size > this.sweepAt) this.sweep(now);
       window = { start: now, count: 0 };
       this.windows.set(key, window);
     }
@@ -61,6 +63,7 @@ export class MemoryRateLimiter implements RateLimiter {
 
   private sweep(now: number) {
     for (const [key, window] of this.windows) if (now >= window.start + this.windowMs) this.windows.delete(key);
+    this.sweepAt = Math.max(10_000, this.windows.size * 2);
   }
 }
 
