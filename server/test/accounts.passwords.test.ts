@@ -22,10 +22,10 @@ describe('password hashing off the event loop', () => {
   });
   after(() => svc.stop());
 
-  test('while 4 logins at cost 12 run, the event loop never stalls for anything near one hash, and GET /health answers', async (t) => {
+  test('while 4 logins at cost 12 run, the event loop is mostly idle, and GET /health answers meanwhile', async (t) => {
     const delay = monitorEventLoopDelay({ resolution: 5 });
     delay.enable();
-    let healthMs = Infinity;
+    const busySince = performance.eventLoopUtilization();
     const logins = Promise.all([
       svc.http.post('/login').send({ email, password: 'correct horse' }).expect(200),
       svc.http.post('/login').send({ email, password: 'wrong horse 1' }).expect(401),
@@ -36,16 +36,19 @@ describe('password hashing off the event loop', () => {
     await new Promise((r) => setTimeout(r, oneHashMs / 2));
     const started = performance.now();
     await svc.http.get('/health').expect(200);
-    healthMs = performance.now() - started;
+    const healthMs = performance.now() - started;
     await logins;
+    const busy = performance.eventLoopUtilization(busySince).utilization;
     delay.disable();
-    const maxStallMs = delay.max / 1e6;
-    t.diagnostic(`one hash ${oneHashMs.toFixed(0)} ms, longest stall ${maxStallMs.toFixed(1)} ms, GET /health ${healthMs.toFixed(1)} ms`);
-    // On the event loop, bcryptjs runs in 100 ms slices, the four logins' slices back to back: stalls of
-    // about 400 ms, most of one hash. Off it, stalls are scheduling noise (under 20 % of one hash on a
-    // busy 2-core machine); 40 % of one hash lies between, and scales with the machine and its load.
-    assert.ok(maxStallMs < oneHashMs * 0.4, `event loop stalled ${maxStallMs.toFixed(0)} ms (one hash takes ${oneHashMs.toFixed(0)} ms)`);
-    assert.ok(healthMs < oneHashMs / 2, `GET /health took ${healthMs.toFixed(0)} ms (one hash takes ${oneHashMs.toFixed(0)} ms)`);
+    t.diagnostic(
+      `one hash ${oneHashMs.toFixed(0)} ms; event loop busy ${(busy * 100).toFixed(0)} % of the time, ` +
+        `longest stall ${(delay.max / 1e6).toFixed(1)} ms; GET /health ${healthMs.toFixed(1)} ms`,
+    );
+    // On the event loop, bcryptjs hashes in 100 ms slices, one after another: the loop is busy nearly
+    // all the time the logins take. Off it, the loop only reads and answers the requests. The share
+    // holds on a loaded machine too, where a wall-clock threshold would not: both times stretch alike.
+    assert.ok(busy < 0.5, `the event loop was busy ${(busy * 100).toFixed(0)} % of the time while the logins ran`);
+    assert.ok(healthMs < oneHashMs, `GET /health took ${healthMs.toFixed(0)} ms (one hash takes ${oneHashMs.toFixed(0)} ms)`);
   });
 
   test('the hasher: at most `size` threads, hashes that bcryptjs verifies over the SHA-256 pre-hash, nothing left after close', async () => {
