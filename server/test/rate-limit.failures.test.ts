@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ApiError } from '../src/http/errors.js';
-import { countAttempt, DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
+import { DatabaseRateLimiter, FailureLimit, MemoryRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
 import { startService, TestClock, type TestService } from './harness.js';
 
 describe('rate limiters as failure counters', () => {
@@ -36,25 +36,57 @@ describe('rate limiters as failure counters', () => {
       assert.equal((await limiter.hit('client')).remaining, 0);
     });
 
-    test(`${name}: countAttempt counts under every key, refuses past any limit with 429 and counts nothing then`, async () => {
+    test(`${name}: peek counts nothing and says whether another hit would be over the limit`, async () => {
+      const limiter = make(`${name}-p:`);
+      assert.deepEqual([(await limiter.peek('client')).limited, (await limiter.peek('client')).remaining], [false, 2]);
+      await limiter.hit('client');
+      assert.equal((await limiter.peek('client')).remaining, 1);
+      await limiter.hit('client');
+      const full = await limiter.peek('client');
+      assert.equal(full.limited, true);
+      assert.ok(full.retryAfter >= 1 && full.retryAfter <= 60);
+      clock.advance(60_001);
+      assert.equal((await limiter.peek('client')).limited, false);
+    });
+
+    test(`${name}: FailureLimit counts failures under every key, refuses past any limit with 429 and then counts nothing`, async () => {
       const a = make(`${name}-b:`, 3);
       const b = make(`${name}-c:`);
+      const limit = new FailureLimit(2);
+      const failure = new Error('wrong');
       const checks = (key: string) => [
         { limiter: a, key: 'shared', message: (s: number) => `a: wait ${s}` },
         { limiter: b, key, message: (s: number) => `b: wait ${s}` },
       ];
-      await countAttempt(checks('one'));
-      await countAttempt(checks('one'));
-      const refused = await countAttempt(checks('one')).then(() => undefined, (err: unknown) => err);
-      assert.ok(refused instanceof ApiError && refused.statusCode === 429, String(refused));
-      assert.match(refused.message, /^b: wait \d+$/);
-      assert.ok(Number(refused.extra.headers?.['Retry-After']) >= 1);
-      // The refusal gave back its count under `a` too: one more attempt fits there.
-      const released = await countAttempt(checks('two'));
-      const refusedByA = await countAttempt(checks('three')).then(() => undefined, (err: unknown) => err);
-      assert.match(String((refusedByA as Error).message), /^a: wait/);
-      await released.release();
-      await countAttempt(checks('four'));
+      const attempt = (key: string, fails: boolean) =>
+        limit.run(checks(key), async () => { if (fails) throw failure; return 'ok'; }, (err) => err === failure).then(
+          (value) => value,
+          (err: unknown) => (err === failure ? 'failed' : err instanceof ApiError ? `${err.statusCode} ${err.message} ${err.extra.headers?.['Retry-After']}` : err),
+        );
+      assert.equal(await attempt('one', false), 'ok');
+      assert.equal(await attempt('one', true), 'failed');
+      assert.equal(await attempt('one', true), 'failed');
+      assert.match(String(await attempt('one', false)), /^429 b: wait \d+ \d+$/); // b's limit (2) for `one`
+      // The refusal counted nothing under `a`: one more failure fits there (3), then `a` refuses.
+      assert.equal(await attempt('two', true), 'failed');
+      assert.match(String(await attempt('three', false)), /^429 a: wait/);
+    });
+
+    test(`${name}: FailureLimit: attempts at once cannot overshoot, and a burst of good ones is not refused`, async () => {
+      const limiter = make(`${name}-d:`);
+      const limit = new FailureLimit(2);
+      const failure = new Error('wrong');
+      const check = [{ limiter, key: 'burst', message: () => 'over' }];
+      const attempt = (fails: boolean) =>
+        limit.run(check, async () => {
+          await new Promise((r) => setTimeout(r, 5));
+          if (fails) throw failure;
+          return 'ok';
+        }, (err) => err === failure).catch((err: unknown) => (err === failure ? 'failed' : (err as Error).message));
+      const good = await Promise.all(Array.from({ length: 10 }, () => attempt(false)));
+      assert.deepEqual(good, Array(10).fill('ok'));
+      const bad = await Promise.all(Array.from({ length: 10 }, () => attempt(true)));
+      assert.deepEqual(bad.sort(), [...Array(2).fill('failed'), ...Array(8).fill('over')]);
     });
   }
 

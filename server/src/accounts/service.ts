@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { signJwt } from '../http/auth.js';
-import { type AttemptCheck, clientAddressKey, countAttempt, createRateLimiter, waitInWords } from '../http/rate-limit.js';
+import { type AttemptCheck, clientAddressKey, createRateLimiter, FailureLimit, waitInWords } from '../http/rate-limit.js';
 import { newId, sha256Hex } from '../lib/secrets.js';
 import { PasswordHasher } from './passwords.js';
 import { findUserByEmail, insertUser, normalizeEmail } from './store.js';
@@ -11,6 +11,8 @@ import { findUserByEmail, insertUser, normalizeEmail } from './store.js';
 export class AccountsService {
   private readonly passwords: PasswordHasher;
   private readonly loginChecks: (email: string, address: string | undefined) => AttemptCheck[];
+  /** One login checked per password thread at a time (the others wait for a thread anyway). */
+  private readonly failedLogins: FailureLimit;
 
   constructor(private readonly ctx: AppContext) {
     const { config } = ctx;
@@ -21,6 +23,7 @@ export class AccountsService {
     // in fixed windows: an account with too many failures is closed to everyone, the right password
     // included (else the answer would tell a guesser when it guessed right), until the window its
     // failures started ends; then it is open again. Unknown emails count the same as known ones.
+    this.failedLogins = new FailureLimit(config.passwordThreads);
     const window = config.loginFailureWindowMs;
     const perAddress = createRateLimiter(ctx, 'login-address', config.loginMaxFailuresPerAddress, window);
     const perAccount = createRateLimiter(ctx, 'login-account', config.loginMaxFailuresPerAccount, window);
@@ -53,18 +56,17 @@ export class AccountsService {
   }
 
   /** `address`: the client's IP as the app computes it (TRUST_PROXY). */
-  async login(body: LoginBody, address: string | undefined): Promise<AuthResponse> {
-    // Counted as a failure before the password is checked, given back unless it was wrong.
-    const attempt = await countAttempt(this.loginChecks(body.email, address));
-    let wrong = false;
-    try {
-      const found = await findUserByEmail(this.ctx.db, body.email);
-      const ok = await this.passwords.check(body.password, found?.passwordHash ?? (await this.passwords.dummyHash()));
-      wrong = !found || !ok;
-      if (wrong) throw new ApiError(401, 'Email or password is wrong.');
-      return { jwt: signJwt(this.ctx, found!.user.id), user: found!.user };
-    } finally {
-      if (!wrong) await attempt.release();
-    }
+  login(body: LoginBody, address: string | undefined): Promise<AuthResponse> {
+    const wrong = new ApiError(401, 'Email or password is wrong.');
+    return this.failedLogins.run(
+      this.loginChecks(body.email, address),
+      async () => {
+        const found = await findUserByEmail(this.ctx.db, body.email);
+        const ok = await this.passwords.check(body.password, found?.passwordHash ?? (await this.passwords.dummyHash()));
+        if (!found || !ok) throw wrong;
+        return { jwt: signJwt(this.ctx, found.user.id), user: found.user };
+      },
+      (err) => err === wrong,
+    );
   }
 }

@@ -1,7 +1,7 @@
 import type { CommandStatus, PolledCommand } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
-import { type RateLimiter, clientAddressKey, countAttempt, createRateLimiter, waitInWords } from '../http/rate-limit.js';
+import { type RateLimiter, clientAddressKey, createRateLimiter, FailureLimit, waitInWords } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { type CommandBus, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
@@ -41,11 +41,19 @@ export interface AgentCaller {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const badCode = (message: string) => ApiError.invalidField('body.code', message);
+/**
+ * Install codes checked at once per instance: one (a short transaction each, hundreds a second), so
+ * at most one good registration per instance is counted in advance and a fleet registering from one
+ * address at once is never refused for failures it did not make (see FailureLimit).
+ */
+const REGISTRATION_CONCURRENCY = 1;
 
 /** What the agent program (`screen-remote-agent`) calls, with its Computer Token after registering. */
 export class AgentService {
   /** Failed registrations per client address (DESIGN section 13): install codes cannot be guessed at speed. */
   private readonly failedRegistrations: RateLimiter;
+  /** Registrations checked at once (each a short transaction). */
+  private readonly registrations = new FailureLimit(REGISTRATION_CONCURRENCY);
 
   constructor(
     private readonly ctx: AppContext,
@@ -61,22 +69,13 @@ export class AgentService {
    * as the app computes it); past the limit, registrations from there are 429 until the window ends.
    */
   async register(input: RegisterInput, address: string | undefined): Promise<{ computer_id: string; computer_token: string }> {
-    const attempt = await countAttempt([
-      {
-        limiter: this.failedRegistrations,
-        key: clientAddressKey(address),
-        message: (s) => `Too many failed registrations from this address. Try again in ${waitInWords(s)}.`,
-      },
-    ]);
-    let refused = false;
-    try {
-      return await this.registerWithCode(input);
-    } catch (err) {
-      refused = err instanceof ApiError && err.statusCode === 400;
-      throw err;
-    } finally {
-      if (!refused) await attempt.release();
-    }
+    const check = {
+      limiter: this.failedRegistrations,
+      key: clientAddressKey(address),
+      message: (s: number) => `Too many failed registrations from this address. Try again in ${waitInWords(s)}.`,
+    };
+    const refusedCode = (err: unknown) => err instanceof ApiError && err.statusCode === 400;
+    return this.registrations.run([check], () => this.registerWithCode(input), refusedCode);
   }
 
   private async registerWithCode(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {

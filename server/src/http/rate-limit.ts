@@ -21,10 +21,12 @@ export interface RateLimiter {
   hit(key: string): Promise<RateLimitResult>;
   /** Takes back a hit (`hit`'s answer) if its window is still the current one; never throws. */
   release(key: string, hit: RateLimitResult): Promise<void>;
+  /** Counts nothing: what a hit now would meet (`limited` when none is left in the window). */
+  peek(key: string): Promise<RateLimitResult>;
 }
 
-const resultOf = (count: number, limit: number, windowStart: number, windowMs: number, now: number): RateLimitResult => ({
-  limited: count > limit,
+const resultOf = (count: number, limit: number, windowStart: number, windowMs: number, now: number, peeked = false): RateLimitResult => ({
+  limited: peeked ? count >= limit : count > limit,
   limit,
   remaining: Math.max(0, limit - count),
   resetAt: Math.ceil((windowStart + windowMs) / 1000),
@@ -54,6 +56,13 @@ export class MemoryRateLimiter implements RateLimiter {
     }
     window.count += 1;
     return resultOf(window.count, this.limit, window.start, this.windowMs, now);
+  }
+
+  async peek(key: string): Promise<RateLimitResult> {
+    const now = this.clock.now().getTime();
+    const window = this.windows.get(key);
+    const current = window && now < window.start + this.windowMs ? window : { start: now, count: 0 };
+    return resultOf(current.count, this.limit, current.start, this.windowMs, now, true);
   }
 
   async release(key: string, hit: RateLimitResult): Promise<void> {
@@ -101,6 +110,14 @@ export class DatabaseRateLimiter implements RateLimiter {
     );
     const rows = Array.isArray(result) ? result : result.rows; // better-sqlite3 answers rows, pg a result
     return resultOf(Number(rows[0].count), this.limit, Number(rows[0].window_start), this.windowMs, now);
+  }
+
+  async peek(key: string): Promise<RateLimitResult> {
+    const now = this.clock.now().getTime();
+    const row = await this.db('rate_limits').where({ key: this.stored(key) }).first<{ count: number; window_start: string | number } | undefined>('count', 'window_start');
+    const start = row ? Number(row.window_start) : now;
+    const live = row !== undefined && now < start + this.windowMs;
+    return resultOf(live ? Number(row.count) : 0, this.limit, live ? start : now, this.windowMs, now, true);
   }
 
   async release(key: string, hit: RateLimitResult): Promise<void> {
@@ -155,18 +172,15 @@ export interface AttemptCheck {
 }
 
 /** An attempt counted as a failure in advance; `release` gives the count back (it did not fail). */
-export interface CountedAttempt {
+interface CountedAttempt {
   release(): Promise<void>;
 }
 
-/**
- * Counts an attempt that may fail (a password, an install code) under every check, before it runs,
- * so concurrent attempts cannot overshoot a limit; an attempt over any limit is not made at all:
- * 429 with `Retry-After`, nothing counted. The caller gives the count back when the attempt did not
- * fail, so only failures use up a limit. Windows are fixed: a client over a limit waits until the
- * window that its failures started ends, however often it retries meanwhile.
- */
-export async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {
+const tooMany = (check: AttemptCheck, result: RateLimitResult) =>
+  new ApiError(429, check.message(result.retryAfter), { headers: { 'Retry-After': String(result.retryAfter) } });
+
+/** Counts an attempt under every check, or, past any limit, counts nothing and throws the 429. */
+async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {
   const counted: Array<[AttemptCheck, RateLimitResult]> = [];
   const giveBack = () => Promise.all(counted.map(([check, hit]) => check.limiter.release(check.key, hit))).then(() => undefined);
   for (const check of checks) {
@@ -177,10 +191,56 @@ export async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttem
     counted.push([check, hit]);
     if (hit.limited) {
       await giveBack();
-      throw new ApiError(429, check.message(hit.retryAfter), { headers: { 'Retry-After': String(hit.retryAfter) } });
+      throw tooMany(check, hit);
     }
   }
   return { release: giveBack };
+}
+
+/**
+ * Limits failed attempts (wrong passwords, refused install codes) under one or more keys each.
+ *
+ * An attempt is counted as a failure when its check starts and given back when it turns out not to
+ * have failed, so only failures use up a limit, and attempts made at once cannot overshoot it (the
+ * count is one atomic write, shared by instances on PostgreSQL). At most `concurrency` checks run
+ * at once in this process, the others wait their turn; so at any time at most that many attempts
+ * per instance are counted without having failed, and a burst of good attempts (16 logins at once
+ * from one office) is not refused for failures it has not made. An attempt already over a limit is
+ * refused at once, without waiting: 429 with `Retry-After` and the check's message. Windows are
+ * fixed: a client over a limit waits until the window its failures started ends, however often it
+ * retries meanwhile (refused attempts are not counted).
+ */
+export class FailureLimit {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly concurrency: number) {}
+
+  /** Runs `check`; an error it throws for which `isFailure` holds counts as a failure. */
+  async run<T>(checks: AttemptCheck[], check: () => Promise<T>, isFailure: (err: unknown) => boolean): Promise<T> {
+    for (const c of checks) {
+      const now = await c.limiter.peek(c.key);
+      if (now.limited) throw tooMany(c, now);
+    }
+    if (this.running >= this.concurrency) await new Promise<void>((start) => this.waiting.push(start));
+    else this.running++;
+    try {
+      const attempt = await countAttempt(checks);
+      let failed = false;
+      try {
+        return await check();
+      } catch (err) {
+        failed = isFailure(err);
+        throw err;
+      } finally {
+        if (!failed) await attempt.release();
+      }
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(); // the slot passes straight on
+      else this.running--;
+    }
+  }
 }
 
 /** `14 minutes`, `45 seconds`: how long to wait, for a message. */
