@@ -55,7 +55,7 @@ export const accountsContract = c.router({
     summary: 'Log in',
     description: 'Exchanges email and password for a new JWT (valid 7 days). Wrong credentials answer 401 without saying which part was wrong.',
     body: LoginBody,
-    responses: { 200: AuthResponse, ...errors(401), ...bodyErrors },
+    responses: { 200: AuthResponse, ...errors(401, 429), ...bodyErrors },
     metadata: meta('none', 'Accounts', { idempotent: true }),
   },
 }, routerOptions({}));

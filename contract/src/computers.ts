@@ -207,7 +207,7 @@ export const computersContract = c.router({
     summary: 'Register a computer (agent)',
     description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
     body: RegisterComputerBody,
-    responses: { 201: RegisteredComputer, ...bodyErrors },
+    responses: { 201: RegisteredComputer, ...errors(429), ...bodyErrors },
     metadata: meta('none', 'Computer agent'),
   },
   pollCommands: {

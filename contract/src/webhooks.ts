@@ -7,7 +7,7 @@ const Url = z
   .trim()
   .max(2000)
   .url()
-  .openapi({ description: '`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development.', example: 'https://example.com/hooks/mind' });
+  .openapi({ description: '`https://...` (a public address), or `http://localhost` / `http://127.0.0.1` for development where the server allows it (MIND_WEBHOOK_ALLOW_LOCALHOST); never the service itself.', example: 'https://example.com/hooks/mind' });
 const Events = z
   .string()
   .trim()

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -17,6 +18,8 @@ const duration = z
   .string()
   .regex(/^\d+(ms|s|m|h)?$/, 'must be a duration like 500ms, 30s or 2m')
   .transform(parseDuration);
+const failureCount = z.coerce.number().int().min(1).max(1_000_000);
+const failureWindow = duration.refine((ms) => ms >= 1000, 'must be at least 1s');
 const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Browser origins allowed to call the API (`https://app.example.com,http://localhost:5173`, or `*`). */
@@ -54,6 +57,13 @@ const EnvSchema = z.object({
   MIND_DB_STATEMENT_TIMEOUT: duration.default('30s'),
   MIND_DB_ACQUIRE_TIMEOUT: duration.default('10s'),
   MIND_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  // Failed logins and install-code registrations (DESIGN section 13), and the threads that hash passwords.
+  MIND_LOGIN_MAX_FAILURES_PER_ACCOUNT: failureCount.default(10),
+  MIND_LOGIN_MAX_FAILURES_PER_ADDRESS: failureCount.default(30),
+  MIND_LOGIN_FAILURE_WINDOW: failureWindow.default('15m'),
+  MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS: failureCount.default(30),
+  MIND_INSTALL_CODE_FAILURE_WINDOW: failureWindow.default('15m'),
+  MIND_PASSWORD_THREADS: z.coerce.number().int().min(1).max(16).optional(),
 });
 
 export interface Config {
@@ -80,6 +90,15 @@ export interface Config {
   dbStatementTimeoutMs: number;
   dbAcquireTimeoutMs: number;
   dbPoolSize: number;
+  /** Failed logins allowed per account (email) and per client address in one window, and the window. */
+  loginMaxFailuresPerAccount: number;
+  loginMaxFailuresPerAddress: number;
+  loginFailureWindowMs: number;
+  /** Failed computer registrations (install codes) allowed per client address in one window, and the window. */
+  installCodeMaxFailuresPerAddress: number;
+  installCodeFailureWindowMs: number;
+  /** Worker threads that hash and check passwords (default: one core left for requests, at most 2). */
+  passwordThreads: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -115,6 +134,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbStatementTimeoutMs: e.MIND_DB_STATEMENT_TIMEOUT,
     dbAcquireTimeoutMs: e.MIND_DB_ACQUIRE_TIMEOUT,
     dbPoolSize: e.MIND_DB_POOL_SIZE,
+    loginMaxFailuresPerAccount: e.MIND_LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    loginMaxFailuresPerAddress: e.MIND_LOGIN_MAX_FAILURES_PER_ADDRESS,
+    loginFailureWindowMs: e.MIND_LOGIN_FAILURE_WINDOW,
+    installCodeMaxFailuresPerAddress: e.MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS,
+    installCodeFailureWindowMs: e.MIND_INSTALL_CODE_FAILURE_WINDOW,
+    passwordThreads: e.MIND_PASSWORD_THREADS ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
     validateResponses: false,
   };
 }

@@ -8,7 +8,7 @@ export function accountsArea(ctx: AppContext): Area<typeof contract.accounts> {
   return {
     handlers: {
       register: async ({ body }) => ({ status: 201, body: await accounts.register(body) }),
-      login: async ({ body }) => ({ status: 200, body: await accounts.login(body) }),
+      login: async ({ body, req }) => ({ status: 200, body: await accounts.login(body, req.ip) }),
     },
   };
 }

@@ -3,18 +3,49 @@ import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { signJwt } from './tokens.js';
-import { newId } from '../lib/secrets.js';
-import { checkPassword, dummyPasswordHash, hashPassword } from './passwords.js';
-import { findUserByEmail, insertUser } from './store.js';
+import { type AttemptCheck, clientAddressKey, createRateLimiter, FailureLimit, waitInWords } from '../http/rate-limit.js';
+import { newId, sha256Hex } from '../lib/secrets.js';
+import { PasswordHasher } from './passwords.js';
+import { findUserByEmail, insertUser, normalizeEmail } from './store.js';
 
 export class AccountsService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly passwords: PasswordHasher;
+  private readonly loginChecks: (email: string, address: string | undefined) => AttemptCheck[];
+  /** One login checked per password thread at a time (the others wait for a thread anyway). */
+  private readonly failedLogins: FailureLimit;
+
+  constructor(private readonly ctx: AppContext) {
+    const { config } = ctx;
+    this.passwords = new PasswordHasher(config.bcryptCost, config.passwordThreads);
+    ctx.onClose(() => this.passwords.close());
+
+    // Failed logins, per client address and per account (DESIGN section 13). Both count failures only,
+    // in fixed windows: an account with too many failures is closed to everyone, the right password
+    // included (else the answer would tell a guesser when it guessed right), until the window its
+    // failures started ends; then it is open again. Unknown emails count the same as known ones.
+    this.failedLogins = new FailureLimit(config.passwordThreads);
+    const window = config.loginFailureWindowMs;
+    const perAddress = createRateLimiter(ctx, 'login-address', config.loginMaxFailuresPerAddress, window);
+    const perAccount = createRateLimiter(ctx, 'login-account', config.loginMaxFailuresPerAccount, window);
+    this.loginChecks = (email, address) => [
+      {
+        limiter: perAddress,
+        key: clientAddressKey(address),
+        message: (s) => `Too many failed logins from this address. Try again in ${waitInWords(s)}.`,
+      },
+      {
+        limiter: perAccount,
+        key: sha256Hex(normalizeEmail(email)),
+        message: (s) => `Too many failed logins for this account. Try again in ${waitInWords(s)}.`,
+      },
+    ];
+  }
 
   async register(body: RegisterBody): Promise<AuthResponse> {
     const email = body.email.trim();
     if (await findUserByEmail(this.ctx.db, email)) throw ApiError.conflict(`An account with the email ${email} already exists`);
     const user = { id: newId(), email, display_name: body.display_name ?? null, created_at: this.ctx.clock.now().toISOString() };
-    const passwordHash = await hashPassword(body.password, this.ctx.config.bcryptCost);
+    const passwordHash = await this.passwords.hash(body.password);
     try {
       await insertUser(this.ctx.db, user, passwordHash);
     } catch (err) {
@@ -24,11 +55,18 @@ export class AccountsService {
     return { jwt: signJwt(this.ctx.jwtSecret, user.id), user };
   }
 
-  async login(body: LoginBody): Promise<AuthResponse> {
-    const found = await findUserByEmail(this.ctx.db, body.email);
-    const hash = found?.passwordHash ?? (await dummyPasswordHash(this.ctx.config.bcryptCost));
-    const ok = await checkPassword(body.password, hash);
-    if (!found || !ok) throw new ApiError(401, 'Email or password is wrong.');
-    return { jwt: signJwt(this.ctx.jwtSecret, found.user.id), user: found.user };
+  /** `address`: the client's IP as the app computes it (TRUST_PROXY). */
+  login(body: LoginBody, address: string | undefined): Promise<AuthResponse> {
+    const wrong = new ApiError(401, 'Email or password is wrong.');
+    return this.failedLogins.run(
+      this.loginChecks(body.email, address),
+      async () => {
+        const found = await findUserByEmail(this.ctx.db, body.email);
+        const ok = await this.passwords.check(body.password, found?.passwordHash ?? (await this.passwords.dummyHash()));
+        if (!found || !ok) throw wrong;
+        return { jwt: signJwt(this.ctx.jwtSecret, found.user.id), user: found.user };
+      },
+      (err) => err === wrong,
+    );
   }
 }

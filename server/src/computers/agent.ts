@@ -1,6 +1,7 @@
 import type { CommandStatus, PolledCommand } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
+import { type RateLimiter, clientAddressKey, createRateLimiter, FailureLimit, waitInWords } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { type CommandBus, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
@@ -40,16 +41,44 @@ export interface AgentCaller {
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const badCode = (message: string) => ApiError.invalidField('body.code', message);
+/**
+ * Install codes checked at once per instance: one (a short transaction each, hundreds a second), so
+ * at most one good registration per instance is counted in advance and a fleet registering from one
+ * address at once is never refused for failures it did not make (see FailureLimit).
+ */
+const REGISTRATION_CONCURRENCY = 1;
 
 /** What the agent program (`screen-remote-agent`) calls, with its Computer Token after registering. */
 export class AgentService {
+  /** Failed registrations per client address (DESIGN section 13): install codes cannot be guessed at speed. */
+  private readonly failedRegistrations: RateLimiter;
+  /** Registrations checked at once (each a short transaction). */
+  private readonly registrations = new FailureLimit(REGISTRATION_CONCURRENCY);
+
   constructor(
     private readonly ctx: AppContext,
     private readonly bus: CommandBus,
-  ) {}
+  ) {
+    const { installCodeMaxFailuresPerAddress: limit, installCodeFailureWindowMs: windowMs } = ctx.config;
+    this.failedRegistrations = createRateLimiter(ctx, 'install-code-address', limit, windowMs);
+  }
 
-  /** Trades a single-use install code for a computer and its token (shown only here). */
-  async register(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {
+  /**
+   * Trades a single-use install code for a computer and its token (shown only here). Every refused
+   * code (malformed, unknown, used, expired) counts against the client's address (`address`: its IP
+   * as the app computes it); past the limit, registrations from there are 429 until the window ends.
+   */
+  async register(input: RegisterInput, address: string | undefined): Promise<{ computer_id: string; computer_token: string }> {
+    const check = {
+      limiter: this.failedRegistrations,
+      key: clientAddressKey(address),
+      message: (s: number) => `Too many failed registrations from this address. Try again in ${waitInWords(s)}.`,
+    };
+    const refusedCode = (err: unknown) => err instanceof ApiError && err.statusCode === 400;
+    return this.registrations.run([check], () => this.registerWithCode(input), refusedCode);
+  }
+
+  private async registerWithCode(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {
     const code = normalizeInstallCode(input.code);
     if (!code) throw badCode('unknown install code (it looks like XXXX-XXXX); create one with POST /computers/install-code');
     const codeHash = sha256Hex(code);

@@ -60,7 +60,7 @@ export function computersArea(ctx: AppContext): ComputersArea {
         await computers.delete(caller, params.id);
         return { status: 204, body: undefined };
       },
-      registerComputer: async ({ body }) => ({ status: 201, body: await agent.register(body) }),
+      registerComputer: async ({ body, req }) => ({ status: 201, body: await agent.register(body, req.ip) }),
       pollCommands: async ({ query, caller, res }) => ({ status: 200, body: await agent.poll(caller, query.wait, clientGone(res)) }),
       postCommandResult: async ({ params, body, caller }) => ({ status: 200, body: await agent.postResult(caller, params.cid, body) }),
     },
