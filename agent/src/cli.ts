@@ -151,7 +151,7 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
     return EXIT.FAILURE;
   }
 
-  let registered;
+  let registered: Awaited<ReturnType<typeof AgentClient.register>>;
   try {
     registered = await AgentClient.register(
       server,

@@ -73,6 +73,7 @@ export async function waitUntil(check: () => boolean, timeoutMs: number, what: s
 
 /** SGR mouse reports in the recorded bytes. */
 export function mouseReports(bytes: Buffer): Array<{ button: number; column: number; row: number; press: boolean }> {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: xterm's mouse reports start with ESC
   return [...bytes.toString('latin1').matchAll(/\x1b\[<(\d+);(\d+);(\d+)([Mm])/g)].map((m) => ({
     button: Number(m[1]),
     column: Number(m[2]),

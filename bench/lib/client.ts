@@ -3,6 +3,7 @@ import http from 'node:http';
 
 export interface Reply {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: benchmarks read whatever JSON the service answers
   body: any;
 }
 
@@ -52,6 +53,7 @@ export class Client {
   }
 
   /** The request, which must answer `expected`; its body. */
+  // biome-ignore lint/suspicious/noExplicitAny: benchmarks read whatever JSON the service answers
   async ok(method: string, path: string, token: string | undefined, body: unknown, expected = 201): Promise<any> {
     const res = await this.request(method, path, token, body);
     if (res.status !== expected) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);

@@ -41,14 +41,27 @@ export async function startChild(args: string[], env: Record<string, string>, re
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk).slice(-4000)));
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
   let exited = false;
-  const exit = new Promise<void>((done) => child.once('exit', () => ((exited = true), done())));
+  const exit = new Promise<void>((done) =>
+    child.once('exit', () => {
+      exited = true;
+      done();
+    }),
+  );
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`${args.join(' ')} exited before it was ready:\n${stderr}`);
-    const ok = await fetch(url + readyPath).then((r) => (r.body?.cancel(), r.status === 200), () => false);
+    const ok = await fetch(url + readyPath).then(
+      (r) => {
+        void r.body?.cancel();
+        return r.status === 200;
+      },
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -25,7 +25,10 @@ const cumulative: number[] = [];
 {
   const total = VOCABULARY.reduce((sum, _, i) => sum + 1 / (i + 1), 0);
   let running = 0;
-  for (let i = 0; i < VOCABULARY.length; i++) cumulative.push((running += 1 / (i + 1) / total));
+  for (let i = 0; i < VOCABULARY.length; i++) {
+    running += 1 / (i + 1) / total;
+    cumulative.push(running);
+  }
 }
 
 export class TextGenerator {

@@ -28,7 +28,7 @@ export const DEFAULT_BODY_LIMIT = MB;
 export const LARGE_BODY_LIMIT = 25 * MB;
 
 /** Route metadata; the credential kind stays a literal type, so a handler's caller is typed by its route. */
-export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadata, 'auth' | 'tag'> = {}>(auth: A, tag: string, extra?: E) =>
+export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadata, 'auth' | 'tag'> = Record<never, never>>(auth: A, tag: string, extra?: E) =>
   ({ auth, tag, ...(extra as E) }) satisfies RouteMetadata<A>;
 
 export const ErrorDetail = z

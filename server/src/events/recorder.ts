@@ -44,7 +44,9 @@ export class EventRecorder {
     await this.touch(trx, mindId);
     for (const hook of this.hooks) await hook(trx, event);
     trx.executionPromise.then(
-      () => this.listeners.forEach((listener) => listener(event)),
+      () => {
+        for (const listener of this.listeners) listener(event);
+      },
       () => undefined, // rolled back: the event never happened
     );
     return event;

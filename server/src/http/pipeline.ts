@@ -5,6 +5,7 @@ import { type AppRoute, type AppRouter, checkZodSchema, isAppRouteNoBody, isAppR
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.js';
 import type { Authenticator } from './auth.js';
+import type { Caller } from './caller.js';
 import { checkJson, hasBody, readJsonBody } from './body.js';
 import { answerError, sendJson, validationError } from './errors.js';
 import type { RawRequest } from './request-log.js';
@@ -76,11 +77,13 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
   async function serve(compiled: CompiledRoute, match: RegExpExecArray, query: string, req: ApiRequest, res: ServerResponse) {
     const { route, metadata } = compiled;
     const params: Record<string, string> = {};
-    compiled.paramNames.forEach((name, i) => (params[name] = decodeParam(name, match[i + 1])));
+    compiled.paramNames.forEach((name, i) => {
+      params[name] = decodeParam(name, match[i + 1] ?? '');
+    });
     req.query = query ? parseQuery(query) : {};
     req.ip = options.ipOf(req);
 
-    let caller;
+    let caller: Caller;
     try {
       caller = await auth.authenticate(req, res, metadata.auth);
     } catch (err) {

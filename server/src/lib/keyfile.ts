@@ -25,7 +25,7 @@ export function ensurePrivateFile(path: string, create = true): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
   }
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(path);
   } catch (err) {

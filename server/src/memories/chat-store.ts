@@ -68,7 +68,7 @@ export async function messageIdsOfMind(conn: Conn, mindId: string, ids: string[]
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) {
     const rows = await conn<ChatRow>('chat_messages').where({ mind_id: mindId }).whereIn('id', ids.slice(i, i + 500)).pluck('id');
-    rows.forEach((id) => found.add(id));
+    for (const id of rows) found.add(id);
   }
   return found;
 }

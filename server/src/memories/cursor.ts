@@ -36,7 +36,7 @@ export function decodeCursor(cursor: string, fingerprint: string): PagePosition 
   } catch {
     body = undefined;
   }
-  if (!body || body.v !== 1 || typeof body.s !== 'number' || !Number.isFinite(body.s) || typeof body.u !== 'string' || typeof body.i !== 'string') {
+  if (body?.v !== 1 || typeof body.s !== 'number' || !Number.isFinite(body.s) || typeof body.u !== 'string' || typeof body.i !== 'string') {
     throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
   }
   if (body.f !== fingerprint) {

@@ -39,7 +39,7 @@ export async function serve(config: Config): Promise<void> {
   // With PORT=0 the port is known only now; the webhook rules compare targets with it.
   config = withListeningPort(config, typeof address === 'object' && address ? address.port : config.port);
 
-  let service;
+  let service: Awaited<ReturnType<typeof createApp>>;
   try {
     service = await createApp(config, { logger: log });
   } catch (err) {
