@@ -129,6 +129,7 @@ export async function benchScreenshots(kind: DatabaseKind, opts: ScreenshotsOpti
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows: Row[] = [];
-  for (const kind of databaseKinds()) rows.push(...(await benchScreenshots(kind, process.env.BENCH_QUICK ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL)));
+  for (const kind of databaseKinds())
+    rows.push(...(await benchScreenshots(kind, process.env.BENCH_QUICK ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL)));
   console.log(markdownTable(rows));
 }

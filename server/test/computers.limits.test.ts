@@ -65,10 +65,12 @@ describe('computers: screenshots are fetched, not listed', () => {
     assert.equal(res.text.includes('screenshot_b64'), false);
     assert.deepEqual(
       res.body.commands.map((c: { command_id: string; result: unknown }) => [c.command_id, c.result]),
-      [...ids].reverse().map((id) => [
-        id,
-        { width: 800, height: 600, screenshot: { bytes: 1024 * 1024, url: `/computers/${computerId}/commands/${id}/screenshot` } },
-      ]),
+      [...ids]
+        .reverse()
+        .map((id) => [
+          id,
+          { width: 800, height: 600, screenshot: { bytes: 1024 * 1024, url: `/computers/${computerId}/commands/${id}/screenshot` } },
+        ]),
     );
   });
 
@@ -92,7 +94,11 @@ describe('computers: screenshots are fetched, not listed', () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     assertError(await svc.http.get(`/computers/${computerId}/commands/${unknown}/screenshot`).set(bearer(mindKey)), 404, 'Command');
     const other = await svc.mind();
-    assertError(await svc.http.get(`/computers/${computerId}/commands/${commandId}/screenshot`).set(bearer(other.mindKey)), 404, 'Computer');
+    assertError(
+      await svc.http.get(`/computers/${computerId}/commands/${commandId}/screenshot`).set(bearer(other.mindKey)),
+      404,
+      'Computer',
+    );
   });
 
   test('the event and the webhook delivery carry {bytes, url}, never the base64', async () => {
@@ -160,7 +166,12 @@ describe('computers: bounded results, retention and caps', () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);
     const typed = await queue(svc, mindKey, computerId, { type: 'type', payload: { text: 'hi' } });
     await poll(svc, token, 0);
-    assertError(await postResult(svc, token, typed, { status: 'done', result: { log: 'x'.repeat(3000) } }, 413), 413, 'body.result', 'MIND_MAX_RESULT_BYTES');
+    assertError(
+      await postResult(svc, token, typed, { status: 'done', result: { log: 'x'.repeat(3000) } }, 413),
+      413,
+      'body.result',
+      'MIND_MAX_RESULT_BYTES',
+    );
     assert.equal((await getCommand(svc, mindKey, computerId, typed)).status, 'sent', 'nothing was stored');
     await postResult(svc, token, typed, { status: 'done', result: { log: 'x'.repeat(1000) } });
 
@@ -212,9 +223,22 @@ describe('computers: bounded results, retention and caps', () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);
     for (let i = 0; i < 3; i++) await queue(svc, mindKey, computerId, { type: 'move', payload: { x: i, y: i } });
     const body = { type: 'move', payload: { x: 9, y: 9 } };
-    assertError(await svc.http.post(`/computers/${computerId}/commands`).set(bearer(mindKey)).send(body), 409, '3 commands queued', 'MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER');
-    assertError(await svc.http.get(`/computers/${computerId}/command?type=move&x=9&y=9`).set(bearer(mindKey)), 409, 'MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER');
-    assertError(await svc.http.get(`/computers/${computerId}/screenshot`).set(bearer(mindKey)), 409, 'MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER');
+    assertError(
+      await svc.http.post(`/computers/${computerId}/commands`).set(bearer(mindKey)).send(body),
+      409,
+      '3 commands queued',
+      'MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER',
+    );
+    assertError(
+      await svc.http.get(`/computers/${computerId}/command?type=move&x=9&y=9`).set(bearer(mindKey)),
+      409,
+      'MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER',
+    );
+    assertError(
+      await svc.http.get(`/computers/${computerId}/screenshot`).set(bearer(mindKey)),
+      409,
+      'MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER',
+    );
     assert.equal((await poll(svc, token, 0)).length, 3);
     await queue(svc, mindKey, computerId, body); // handed over: room again
   });
@@ -223,8 +247,17 @@ describe('computers: bounded results, retention and caps', () => {
     const { mindKey, jwt, mindId } = await svc.mind();
     const first = await installCode(svc, mindKey);
     await installCode(svc, jwt, { mind_id: mindId });
-    assertError(await svc.http.post('/computers/install-code').set(bearer(mindKey)).send({}), 409, '2 open install codes', 'MIND_MAX_INSTALL_CODES_PER_MIND');
-    assertError(await svc.http.post('/computers/install-code').set(bearer(jwt)).send({ mind_id: mindId }), 409, 'MIND_MAX_INSTALL_CODES_PER_MIND');
+    assertError(
+      await svc.http.post('/computers/install-code').set(bearer(mindKey)).send({}),
+      409,
+      '2 open install codes',
+      'MIND_MAX_INSTALL_CODES_PER_MIND',
+    );
+    assertError(
+      await svc.http.post('/computers/install-code').set(bearer(jwt)).send({ mind_id: mindId }),
+      409,
+      'MIND_MAX_INSTALL_CODES_PER_MIND',
+    );
     await installCode(svc, jwt); // the user's own codes (no mind) are counted apart
     await registerWithCode(svc, first);
     await installCode(svc, mindKey); // one was used
@@ -240,8 +273,15 @@ describe('computers: bounded results, retention and caps', () => {
     const third = await installCode(svc, minds.body.mind_key as string); // a code of another mind of the same user
     const { computerId } = await registerWithCode(svc, codes[0]!);
     await registerWithCode(svc, codes[1]!);
-    assertError(await svc.http.post('/computers/install-code').set(bearer(jwt)).send({}), 409, '2 computers', 'MIND_MAX_COMPUTERS_PER_USER');
-    const res = await svc.http.post('/computers/register').send({ code: third, computer_name: 'pc', platform: 'linux', platform_release: '6', python: 'node' });
+    assertError(
+      await svc.http.post('/computers/install-code').set(bearer(jwt)).send({}),
+      409,
+      '2 computers',
+      'MIND_MAX_COMPUTERS_PER_USER',
+    );
+    const res = await svc.http
+      .post('/computers/register')
+      .send({ code: third, computer_name: 'pc', platform: 'linux', platform_release: '6', python: 'node' });
     assertError(res, 409, 'MIND_MAX_COMPUTERS_PER_USER');
     await svc.http.delete(`/computers/${computerId}`).set(bearer(jwt)).expect(204);
     await registerWithCode(svc, third); // the refused registration did not use the code
