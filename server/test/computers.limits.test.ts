@@ -3,8 +3,14 @@
 // and computer.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { bearer, startService, TestClock, type TestService } from './harness.js';
+import { loadConfig } from '../src/config.js';
+import { migrateLatest, openDatabase } from '../src/db/database.js';
+import { migrationSource } from '../src/db/migrations.js';
+import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, TestClock, type TestService } from './harness.js';
 import {
   eventsOf,
   getCommand,
@@ -285,5 +291,72 @@ describe('computers: bounded results, retention and caps', () => {
     assertError(res, 409, 'MIND_MAX_COMPUTERS_PER_USER');
     await svc.http.delete(`/computers/${computerId}`).set(bearer(jwt)).expect(204);
     await registerWithCode(svc, third); // the refused registration did not use the code
+  });
+});
+
+describe('computers: migration 0401', () => {
+  test('screenshots stored inside results before it move out of the command rows', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'mind-0401-'));
+    const env: Record<string, string> = { MIND_DATA_DIR: dataDir };
+    const schema = TEST_DATABASE_URL ? await freshPostgresSchema(TEST_DATABASE_URL) : undefined;
+    if (schema) env.DATABASE_URL = schema.url;
+    const db = openDatabase(loadConfig(env));
+    try {
+      for (;;) {
+        const [, applied] = (await db.migrate.up({ migrationSource })) as [number, string[]];
+        if (applied.includes('0400_computers')) break;
+        assert.ok(applied.length > 0, '0400_computers never ran');
+      }
+      const at = new Date().toISOString();
+      await db('users').insert({ id: 'u1', email: 'a@example.com', email_normalized: 'a@example.com', password_hash: 'x', created_at: at });
+      await db('computers').insert({
+        id: 'pc1',
+        user_id: 'u1',
+        mind_id: null,
+        token_hash: 'h',
+        computer_name: 'pc',
+        platform: 'linux',
+        platform_release: '6',
+        python: 'node',
+        status: 'active',
+        created_at: at,
+        last_seen_at: at,
+        disabled_at: null,
+      });
+      const png = bigPng(5000);
+      const command = (id: string, type: string, result: unknown) => ({
+        id,
+        computer_id: 'pc1',
+        type,
+        payload: '{}',
+        status: 'done',
+        result: JSON.stringify(result),
+        error: null,
+        attempts: 1,
+        created_at: at,
+        sent_at: at,
+        completed_at: at,
+      });
+      await db('commands').insert([
+        command('shot', 'screenshot', { screenshot_b64: png.toString('base64'), width: 2, height: 3 }),
+        command('click', 'click', { ok: true }),
+      ]);
+
+      await migrateLatest(db);
+      const rows = await db('commands').orderBy('id').select('id', 'result', 'screenshot_bytes');
+      assert.deepEqual(
+        rows.map((r: { id: string; result: string; screenshot_bytes: number | null }) => [r.id, JSON.parse(r.result), r.screenshot_bytes]),
+        [
+          ['click', { ok: true }, null],
+          ['shot', { width: 2, height: 3 }, png.length],
+        ],
+      );
+      const stored = await db('command_screenshots').where({ command_id: 'shot' }).first('png');
+      assert.equal(Buffer.compare(Buffer.from(stored.png), png), 0);
+    } finally {
+      await db.destroy();
+      await schema?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

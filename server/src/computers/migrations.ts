@@ -102,11 +102,11 @@ export const computersMigrations: Migration[] = [
       }
     },
     async down(db) {
+      await db.schema.dropTable('command_screenshots');
       await db.schema.alterTable('commands', (t) => {
         t.dropIndex(['completed_at'], 'commands_retention');
         t.dropColumn('screenshot_bytes');
       });
-      await db.schema.dropTable('command_screenshots');
     },
   },
 ];
