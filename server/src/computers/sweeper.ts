@@ -6,6 +6,10 @@ import {
   AGENT_DID_NOT_REPORT,
   COMMAND_TTL_MS,
   NOT_FINISHED_IN_TIME,
+  PURGE_CHUNK,
+  PURGE_CHUNKS,
+  PURGE_COUNT_CHECKS as COUNT_CHECKS,
+  PURGE_MAX_TOUCHED as MAX_TOUCHED,
   SCREENSHOT_MAX_ATTEMPTS,
   SENT_LEASE_MS,
   SWEEP_INTERVAL_MS,
@@ -30,13 +34,6 @@ export interface SweepCounts {
 }
 
 const BATCH = 500;
-/** Retention deletes at most this many commands per statement, and at most PURGE_CHUNKS statements per kind and sweep. */
-const PURGE_CHUNK = 500;
-const PURGE_CHUNKS = 4;
-/** Computers whose count is checked per sweep (those that got commands first, then a walk over all of them). */
-const COUNT_CHECKS = 100;
-/** Computers remembered between sweeps; beyond it the walk over all computers catches the rest. */
-const MAX_TOUCHED = 10_000;
 
 /**
  * Keeps finished commands for `MIND_COMMAND_RETENTION` and at most `MIND_COMMANDS_KEPT_PER_COMPUTER`
