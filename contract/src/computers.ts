@@ -95,6 +95,32 @@ export const CommandStatus = z
   });
 export type CommandStatus = z.infer<typeof CommandStatus>;
 
+/** Where a command's screenshot is: its size and the route that answers the PNG. */
+export const ScreenshotRef = z
+  .object({
+    bytes: z.number().int().openapi({ description: 'Size of the PNG in bytes.' }),
+    url: z.string().openapi({ description: 'The route that answers the PNG (`image/png`), relative to the service.', example: '/computers/3f0c.../commands/9d2e.../screenshot' }),
+  })
+  .openapi('ScreenshotRef');
+export type ScreenshotRef = z.infer<typeof ScreenshotRef>;
+
+/**
+ * What the agent posted, without the screenshot's bytes: `screenshot_b64` is kept apart and shown as
+ * `screenshot: {bytes, url}`; only `GET /computers/:id/commands/:cid` adds `screenshot_b64` back.
+ */
+export const CommandResult = z
+  .object({
+    screenshot: ScreenshotRef.optional().openapi({ description: 'When the result carried a screenshot: its size and where to fetch the PNG.' }),
+    screenshot_b64: z.string().optional().openapi({ description: 'The PNG, base64; only in `GET /computers/:id/commands/:cid`, never in lists, events or webhooks.' }),
+  })
+  .catchall(z.unknown())
+  .openapi('CommandResult', {
+    description:
+      'What the agent posted (free-form). A screenshot has `width`, `height` and `screenshot: {bytes, url}` (the name `screenshot` is the service\'s). The rest of a result is at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`).',
+    example: { width: 1920, height: 1080, screenshot: { bytes: 254_211, url: '/computers/3f0c.../commands/9d2e.../screenshot' } },
+  });
+export type CommandResult = z.infer<typeof CommandResult>;
+
 export const Command = z
   .object({
     command_id: Id('Command'),
@@ -102,7 +128,7 @@ export const Command = z
     type: CommandType,
     payload: z.record(z.unknown()),
     status: CommandStatus,
-    result: z.record(z.unknown()).nullable().openapi({ description: 'What the agent posted; a screenshot has `screenshot_b64`, `width`, `height`.' }),
+    result: CommandResult.nullable(),
     error: z.string().nullable(),
     attempts: z.number().int().openapi({ description: 'How often the command was handed to the agent.' }),
     created_at: Timestamp('When it was queued'),
@@ -111,6 +137,14 @@ export const Command = z
   })
   .openapi('Command');
 export type Command = z.infer<typeof Command>;
+
+export const CommandList = z
+  .object({
+    commands: z.array(Command),
+    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
+  .openapi('CommandList');
+export type CommandList = z.infer<typeof CommandList>;
 
 export const QueuedCommand = z
   .object({ command_id: Id('Command'), status: z.literal('queued') })
@@ -189,9 +223,10 @@ export const computersContract = c.router({
     method: 'POST',
     path: '/computers/install-code',
     summary: 'Create an install code',
-    description: 'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind.',
+    description:
+      'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind. 409 when the user has `MIND_MAX_COMPUTERS_PER_USER` computers or the mind `MIND_MAX_INSTALL_CODES_PER_MIND` open codes.',
     body: InstallCodeBody,
-    responses: { 201: InstallCode, ...errors(404), ...mindKeyErrors, ...bodyErrors },
+    responses: { 201: InstallCode, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
     metadata: user,
   },
   listComputers: {
@@ -207,7 +242,7 @@ export const computersContract = c.router({
     summary: 'Register a computer (agent)',
     description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
     body: RegisterComputerBody,
-    responses: { 201: RegisteredComputer, ...errors(429), ...bodyErrors },
+    responses: { 201: RegisteredComputer, ...errors(409, 429), ...bodyErrors },
     metadata: meta('none', 'Computer agent'),
   },
   pollCommands: {
@@ -224,7 +259,8 @@ export const computersContract = c.router({
     method: 'POST',
     path: '/computers/me/commands/:cid/result',
     summary: 'Report a command result (agent)',
-    description: 'Up to 25 MB (screenshots). Another computer\'s command is 404; a finished one 409.',
+    description:
+      'Up to 25 MB (screenshots, `result.screenshot_b64`); the rest of a result at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`, else 413). Another computer\'s command is 404; a finished one 409.',
     pathParams: z.object({ cid: Id('Command') }),
     body: CommandResultBody,
     responses: { 200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'), ...errors(404, 409), ...credentialErrors, ...bodyErrors },
@@ -242,7 +278,8 @@ export const computersContract = c.router({
     method: 'POST',
     path: '/computers/:id/commands',
     summary: 'Queue a command',
-    description: 'Queues a command for the computer\'s agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer.',
+    description:
+      'Queues a command for the computer\'s agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer or one with `MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER` commands queued.',
     pathParams: ComputerParams,
     body: QueueCommandBody,
     responses: { 201: QueuedCommand, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
@@ -262,19 +299,33 @@ export const computersContract = c.router({
     method: 'GET',
     path: '/computers/:id/commands',
     summary: 'Recent commands',
-    description: 'Newest first.',
+    description:
+      'Newest first, a page at a time: pass `next_cursor` as `cursor` for the next page (null on the last). Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
     pathParams: ComputerParams,
-    query: z.object({ limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }) }),
-    responses: { 200: z.object({ commands: z.array(Command) }).openapi('CommandList'), ...errors(400, 404), ...mindKeyErrors },
+    query: z.object({
+      limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }),
+      cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+    }),
+    responses: { 200: CommandList, ...errors(400, 404), ...mindKeyErrors },
     metadata: user,
   },
   getCommand: {
     method: 'GET',
     path: '/computers/:id/commands/:cid',
     summary: 'Get a command',
+    description: 'With its whole result: a screenshot adds `result.screenshot_b64` (the PNG, base64).',
     pathParams: CommandParams,
     responses: { 200: Command, ...errors(404), ...mindKeyErrors },
     metadata: user,
+  },
+  getCommandScreenshot: {
+    method: 'GET',
+    path: '/computers/:id/commands/:cid/screenshot',
+    summary: 'The PNG of a command',
+    description: 'The screenshot a finished command carried, as `image/png` bytes. 404 when the command has none (not finished, failed, not a screenshot, or purged).',
+    pathParams: CommandParams,
+    responses: { 200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }), ...errors(404), ...mindKeyErrors },
+    metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png' }),
   },
   cancelCommand: {
     method: 'DELETE',

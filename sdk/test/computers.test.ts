@@ -81,6 +81,15 @@ describe('computers and the agent client', () => {
       const png = await client.computers.screenshot(computer_id);
       assert.ok(png instanceof Uint8Array);
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      // Listed without its bytes; fetched from its own route; every command walked page by page.
+      const [shot] = await client.computers.listCommands(computer_id, { limit: 1 });
+      assert.equal(shot?.type, 'screenshot');
+      assert.equal(shot?.result?.screenshot_b64, undefined);
+      assert.equal(shot?.result?.screenshot?.bytes, png.length);
+      assert.deepEqual([...(await client.computers.commandScreenshot(computer_id, shot!.command_id))], [...png]);
+      const walked = [];
+      for await (const command of client.computers.listAllCommands(computer_id, { limit: 1 })) walked.push(command.type);
+      assert.deepEqual(walked, ['screenshot', 'click']);
     } finally {
       controller.abort();
       await agentLoop;

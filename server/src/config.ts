@@ -64,6 +64,17 @@ const EnvSchema = z.object({
   MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS: failureCount.default(30),
   MIND_INSTALL_CODE_FAILURE_WINDOW: failureWindow.default('15m'),
   MIND_PASSWORD_THREADS: z.coerce.number().int().min(1).max(16).optional(),
+  // Computers (DESIGN section 13): caps, the size of a result, how long finished commands are kept.
+  MIND_MAX_COMPUTERS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER: z.coerce.number().int().min(1).max(100_000).default(100),
+  MIND_MAX_INSTALL_CODES_PER_MIND: z.coerce.number().int().min(1).max(10_000).default(20),
+  MIND_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  MIND_COMMAND_RETENTION: z
+    .string()
+    .regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration like 12h or 7d (0: no limit by age)')
+    .transform((v) => (v.endsWith('d') ? Number(v.slice(0, -1)) * 86_400_000 : parseDuration(v)))
+    .default('7d'),
+  MIND_COMMANDS_KEPT_PER_COMPUTER: z.coerce.number().int().min(0).max(10_000_000).default(1000),
 });
 
 export interface Config {
@@ -99,6 +110,13 @@ export interface Config {
   installCodeFailureWindowMs: number;
   /** Worker threads that hash and check passwords (default: one core left for requests, at most 2). */
   passwordThreads: number;
+  /** Computers: caps (409 past them), the JSON size of a non-screenshot result, retention of finished commands (0: no limit). */
+  maxComputersPerUser: number;
+  maxQueuedCommandsPerComputer: number;
+  maxInstallCodesPerMind: number;
+  maxResultBytes: number;
+  commandRetentionMs: number;
+  commandsKeptPerComputer: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -140,6 +158,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     installCodeMaxFailuresPerAddress: e.MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS,
     installCodeFailureWindowMs: e.MIND_INSTALL_CODE_FAILURE_WINDOW,
     passwordThreads: e.MIND_PASSWORD_THREADS ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+    maxComputersPerUser: e.MIND_MAX_COMPUTERS_PER_USER,
+    maxQueuedCommandsPerComputer: e.MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER,
+    maxInstallCodesPerMind: e.MIND_MAX_INSTALL_CODES_PER_MIND,
+    maxResultBytes: e.MIND_MAX_RESULT_BYTES,
+    commandRetentionMs: e.MIND_COMMAND_RETENTION,
+    commandsKeptPerComputer: e.MIND_COMMANDS_KEPT_PER_COMPUTER,
     validateResponses: false,
   };
 }

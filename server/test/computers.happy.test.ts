@@ -62,7 +62,9 @@ describe('computers: the whole loop', () => {
         assert.deepEqual(ack.body, { command_id: commandId, status: 'done' });
         const done = await getCommand(svc, mindKey, computerId, commandId);
         assert.equal(done.status, 'done');
-        assert.deepEqual(done.result, resultFor(c.type));
+        const shot = `/computers/${computerId}/commands/${commandId}/screenshot`;
+        const expected = c.type === 'screenshot' ? { ...resultFor(c.type), screenshot: { bytes: PNG_1X1.length, url: shot } } : resultFor(c.type);
+        assert.deepEqual(done.result, expected);
         assert.equal(done.error, null);
         assert.ok(done.completed_at);
         assert.deepEqual(await poll(svc, token, 0), [], 'a finished command is never handed out again');
@@ -232,7 +234,8 @@ describe('computers: the whole loop', () => {
     assert.equal(finished.length, 1);
     assert.equal(finished[0]!.data.command_id, commandId);
     assert.equal(finished[0]!.data.status, 'done');
-    assert.deepEqual(finished[0]!.data.result, { width: 1, height: 1 });
+    const url = `/computers/${computerId}/commands/${commandId}/screenshot`;
+    assert.deepEqual(finished[0]!.data.result, { width: 1, height: 1, screenshot: { bytes: PNG_1X1.length, url } });
   });
 
   test('a computer registered with a JWT and no mind records no events', async () => {

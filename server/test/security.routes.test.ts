@@ -10,7 +10,7 @@ import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
 import type { z } from 'zod';
 import { setMindDisabled } from '../src/minds/store.js';
-import { AGENT_INFO, installCode, poll, queue, registerComputer } from './computers/helpers.js';
+import { AGENT_INFO, installCode, PNG_1X1, poll, queue, registerComputer } from './computers/helpers.js';
 import { bearer, useService } from './harness.js';
 import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
 
@@ -91,6 +91,8 @@ interface Fixture {
     /** A command the computer was handed (status `sent`), and one still `queued`. */
     sentCommandId: string;
     queuedCommandId: string;
+    /** A screenshot command the agent finished, with its PNG. */
+    screenshotCommandId: string;
     /** An unused install code of mind A. */
     installCode: string;
   };
@@ -214,6 +216,11 @@ const ROUTES = {
   },
   'computers.listCommands': { request: (f) => ({ params: { id: f.a.computerId }, query: {} }), ok: { status: 200, as: 'jwt' }, foreign: 404 },
   'computers.getCommand': { request: (f) => ({ params: { id: f.a.computerId, cid: f.a.sentCommandId } }), ok: { status: 200, as: 'mindKey' }, foreign: 404 },
+  'computers.getCommandScreenshot': {
+    request: (f) => ({ params: { id: f.a.computerId, cid: f.a.screenshotCommandId } }),
+    ok: { status: 200, as: 'mindKey' },
+    foreign: 404,
+  },
   'computers.cancelCommand': { request: (f) => ({ params: { id: f.a.computerId, cid: f.a.queuedCommandId } }), ok: { status: 200, as: 'jwt' }, foreign: 404 },
   // No agent answers in this suite: A's request queues a screenshot and waits MIND_SCREENSHOT_WAIT (200 ms)
   // for it, then 504. That it got that far shows the request reached the computer; strangers get 404 at once.
@@ -259,6 +266,13 @@ async function fixture(): Promise<Fixture> {
   const memory = await post('/memory', { category: 'fact', key: marker, content: marker });
   await post('/mind/chat', { role: 'human', content: marker });
   const script = await post('/mind/scripts', { name: marker, content: marker });
+  const screenshotCommandId = await queue(svc, a.mindKey, aComputer.computerId, { type: 'screenshot', payload: {} });
+  assert.equal((await poll(svc, aComputer.computerToken)).length, 1);
+  await svc.http
+    .post(`/computers/me/commands/${screenshotCommandId}/result`)
+    .set(bearer(aComputer.computerToken))
+    .send({ status: 'done', result: { screenshot_b64: PNG_1X1.toString('base64'), width: 1, height: 1 } })
+    .expect(200);
   const sentCommandId = await queue(svc, a.mindKey, aComputer.computerId, { type: 'type', payload: { text: marker } });
   assert.equal((await poll(svc, aComputer.computerToken)).length, 1);
   const queuedCommandId = await queue(svc, a.mindKey, aComputer.computerId, { type: 'type', payload: { text: marker } });
@@ -281,6 +295,7 @@ async function fixture(): Promise<Fixture> {
       deliveryId,
       sentCommandId,
       queuedCommandId,
+      screenshotCommandId,
       installCode: code,
     },
     sibling: { ...siblingMind, jwt: a.jwt, userId: a.userId, ...siblingComputer },
@@ -333,7 +348,7 @@ function send(route: AppRoute, request: { params?: object; query?: object; body?
   return request.body === undefined ? req : req.send(request.body as object);
 }
 
-const show = (res: Response) => `${res.status} ${res.text.slice(0, 300)}`;
+const show = (res: Response) => `${res.status} ${(res.text ?? `(${res.type})`).slice(0, 300)}`;
 
 /** Credentials that are none of the kinds the route takes, or no valid one of them: each is a 401. */
 function refusedCredentials(accepts: Kind[], f: Fixture): Credential[] {

@@ -2,7 +2,7 @@ import { ok, param } from '../core/api.js';
 import { TimeoutError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
 import { sleep } from '../core/transport.js';
-import type { Command, CommandParams, Computer, InstallCode, InstallCodeParams, QueuedCommand } from '../types.js';
+import type { Command, CommandList, CommandParams, Computer, InstallCode, InstallCodeParams, QueuedCommand } from '../types.js';
 import { Resource } from './resource.js';
 
 export interface RunOptions extends RequestOptions {
@@ -61,12 +61,34 @@ export class Computers extends Resource {
     }
   }
 
-  /** Recent commands of the computer, newest first. */
-  async listCommands(computerId: string, params: { limit?: number } = {}, options?: RequestOptions): Promise<Command[]> {
-    const body = await ok(
-      this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }),
-    );
-    return body.commands;
+  /**
+   * Recent commands of the computer, newest first (one page: `limit` 1..200, default 20). A screenshot's
+   * result has `screenshot: {bytes, url}` instead of its bytes: see `commandScreenshot`.
+   */
+  async listCommands(computerId: string, params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<Command[]> {
+    return (await this.listCommandsPage(computerId, params, options)).commands;
+  }
+
+  /** One page of commands, newest first; pass `next_cursor` as `cursor` for the next (null on the last). */
+  async listCommandsPage(computerId: string, params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<CommandList> {
+    return ok(this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }));
+  }
+
+  /** Every command of the computer, newest first, page after page. */
+  async *listAllCommands(computerId: string, params: { limit?: number } = {}, options?: RequestOptions): AsyncGenerator<Command, void, undefined> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listCommandsPage(computerId, { ...params, cursor }, options);
+      yield* page.commands;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** The PNG a finished command carried (`result.screenshot.url`), as bytes; NotFoundError when it has none. */
+  async commandScreenshot(computerId: string, commandId: string, options?: RequestOptions): Promise<Uint8Array> {
+    const params = { id: param('computerId', computerId), cid: param('commandId', commandId) };
+    const body = await ok(this.api.computers.getCommandScreenshot({ params, requestOptions: options }));
+    return body as unknown as Uint8Array;
   }
 
   async getCommand(computerId: string, commandId: string, options?: RequestOptions): Promise<Command> {

@@ -5,8 +5,9 @@ import { type RateLimiter, clientAddressKey, createRateLimiter, FailureLimit, wa
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { type CommandBus, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
+import { presentResult, splitResult } from './results.js';
 import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
-import { normalizeInstallCode } from './service.js';
+import { checkComputersCap, normalizeInstallCode } from './service.js';
 import {
   type StoredComputer,
   claimQueuedCommands,
@@ -39,7 +40,6 @@ export interface AgentCaller {
   mindId: string | null;
 }
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const badCode = (message: string) => ApiError.invalidField('body.code', message);
 /**
  * Install codes checked at once per instance: one (a short transaction each, hundreds a second), so
@@ -90,6 +90,7 @@ export class AgentService {
       if (stored.used_at) throw badCode('this install code has already been used; each code registers one computer');
       if (stored.expires_at <= now) throw badCode('this install code has expired (codes work for 15 minutes); create a new one');
       if (!(await useInstallCode(trx, codeHash, now))) throw badCode('this install code has already been used; each code registers one computer');
+      await checkComputersCap(this.ctx, trx, stored.user_id);
 
       const computer: StoredComputer = {
         id: newId(),
@@ -163,27 +164,21 @@ export class AgentService {
       if (command.status !== 'queued' && command.status !== 'sent') {
         throw ApiError.conflict(`This command is already ${command.status}; its result cannot change`);
       }
-      if (command.type === 'screenshot' && input.status === 'done') checkScreenshot(input.result);
-      const result = input.result ?? null;
+      // The PNG is kept apart; the rest of the result is bounded (413 beyond MIND_MAX_RESULT_BYTES).
+      const { result, png } = splitResult(command.type, input.status, input.result, this.ctx.config.maxResultBytes);
       const error = input.status === 'failed' ? (input.error ?? 'the agent reported a failure without a reason') : null;
       const changed = await transitionCommand(
         trx,
         { id: commandId, computerId: computer.computerId, from: ['queued', 'sent'] },
-        { status: input.status, result, error, completed_at: now },
+        { status: input.status, result, screenshot: png, error, completed_at: now },
       );
       if (!changed) throw ApiError.conflict('This command finished meanwhile; its result cannot change');
       await touchActiveComputer(trx, computer.computerId, now);
-      await recordCommandFinished(this.ctx, trx, computer.mindId, { ...command, status: input.status, result, error, completed_at: now });
+      // The event (and every webhook delivery) carries the screenshot as {bytes, url}, never its bytes.
+      const shown = presentResult(computer.computerId, commandId, result, png ? png.length : null);
+      await recordCommandFinished(this.ctx, trx, computer.mindId, { ...command, status: input.status, result: shown, error, completed_at: now });
     });
     this.bus.notifyCommand(commandId);
     return { command_id: commandId, status: input.status };
   }
-}
-
-function checkScreenshot(result: Record<string, unknown> | undefined) {
-  const png = result?.screenshot_b64;
-  if (typeof png !== 'string' || png.length === 0) {
-    throw ApiError.invalidField('body.result.screenshot_b64', 'is required for a screenshot: the PNG as a base64 string');
-  }
-  if (!BASE64.test(png)) throw ApiError.invalidField('body.result.screenshot_b64', 'is not valid base64');
 }

@@ -6,7 +6,7 @@ import { type CommandBus, clientGone, InProcessCommandBus } from './bus.js';
 import { PostgresCommandBus } from './pg-bus.js';
 import { commandFromBody, commandFromQuery } from './payloads.js';
 import { ComputersService } from './service.js';
-import { type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
+import { CommandRetention, type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
 
 export interface ComputersArea extends Area<typeof contract.computers> {
   /** Runs one sweep now (tests move the clock and call this instead of waiting for the timer). */
@@ -18,15 +18,16 @@ export function computersArea(ctx: AppContext): ComputersArea {
   const bus: CommandBus & { start?(): Promise<void>; stop?(): Promise<void> } = ctx.config.databaseUrl
     ? new PostgresCommandBus(ctx.config.databaseUrl, ctx.log)
     : new InProcessCommandBus();
-  const computers = new ComputersService(ctx, bus);
+  const retention = new CommandRetention(ctx);
+  const computers = new ComputersService(ctx, bus, (computerId) => retention.noteQueued(computerId));
   const agent = new AgentService(ctx, bus);
   let stopSweeper: (() => Promise<void>) | undefined;
 
   return {
-    sweep: () => sweepCommands(ctx, bus),
+    sweep: () => sweepCommands(ctx, bus, retention),
     async start() {
       await bus.start?.();
-      stopSweeper = startSweeper(ctx, bus);
+      stopSweeper = startSweeper(ctx, bus, retention);
     },
     // Waiting polls end at once with an empty answer (the agent polls again elsewhere).
     drain: () => bus.close(),
@@ -46,9 +47,14 @@ export function computersArea(ctx: AppContext): ComputersArea {
       }),
       listCommands: async ({ params, query, caller }) => ({
         status: 200,
-        body: { commands: await computers.listCommands(caller, params.id, query.limit) },
+        body: await computers.listCommands(caller, params.id, query),
       }),
       getCommand: async ({ params, caller }) => ({ status: 200, body: await computers.getCommand(caller, params.id, params.cid) }),
+      getCommandScreenshot: async ({ params, caller }) => {
+        const png = await computers.commandScreenshot(caller, params.id, params.cid);
+        // Typed as a Blob (what clients receive); the pipeline sends the Buffer as is.
+        return { status: 200, body: png as unknown as Blob };
+      },
       cancelCommand: async ({ params, caller }) => ({ status: 200, body: await computers.cancel(caller, params.id, params.cid) }),
       screenshot: async ({ params, caller, res }) => {
         const png = await computers.screenshot(caller, params.id, clientGone(res));

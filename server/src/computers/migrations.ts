@@ -65,4 +65,48 @@ export const computersMigrations: Migration[] = [
       await db.schema.dropTable('install_codes');
     },
   },
+  {
+    // Screenshots apart from their commands (DESIGN section 13): listing commands never reads a PNG.
+    // A command's result keeps the rest of what the agent posted; `screenshot_bytes` says it has one.
+    // Finished commands are purged by age (`completed_at`) and by count per computer (`commands_list`).
+    name: '0401_command_screenshots',
+    async up(db) {
+      await db.schema.createTable('command_screenshots', (t) => {
+        t.string('command_id', 36).primary().references('id').inTable('commands').onDelete('CASCADE');
+        t.binary('png').notNullable();
+      });
+      await db.schema.alterTable('commands', (t) => {
+        t.integer('screenshot_bytes').nullable();
+        t.index(['completed_at'], 'commands_retention');
+      });
+      // Screenshots already stored inside results move out, a few at a time (each can be megabytes).
+      let after = 0;
+      for (;;) {
+        const rows: Array<{ seq: number; id: string; result: string }> = await db('commands')
+          .where('seq', '>', after)
+          .whereNotNull('result')
+          .where('result', 'like', '%"screenshot_b64"%')
+          .orderBy('seq')
+          .limit(20)
+          .select('seq', 'id', 'result');
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          after = Number(row.seq);
+          const parsed = JSON.parse(row.result) as Record<string, unknown>;
+          const { screenshot_b64: b64, ...rest } = parsed;
+          if (typeof b64 !== 'string') continue;
+          const png = Buffer.from(b64, 'base64');
+          await db('command_screenshots').insert({ command_id: row.id, png });
+          await db('commands').where({ id: row.id }).update({ result: JSON.stringify(rest), screenshot_bytes: png.length });
+        }
+      }
+    },
+    async down(db) {
+      await db.schema.dropTable('command_screenshots');
+      await db.schema.alterTable('commands', (t) => {
+        t.dropIndex(['completed_at'], 'commands_retention');
+        t.dropColumn('screenshot_bytes');
+      });
+    },
+  },
 ];

@@ -24,5 +24,13 @@ export const POLL_BATCH = 20;
 /** Commands listed when `limit` is not given. */
 export const COMMAND_LIST_DEFAULT = 20;
 
+/** Retention deletes at most this many commands per statement, and at most PURGE_CHUNKS statements per kind and sweep. */
+export const PURGE_CHUNK = 500;
+export const PURGE_CHUNKS = 4;
+/** Computers whose kept count is checked per sweep (those that got commands first, then a walk over all of them). */
+export const PURGE_COUNT_CHECKS = 100;
+/** Computers remembered between sweeps; beyond it the walk over all computers catches the rest. */
+export const PURGE_MAX_TOUCHED = 10_000;
+
 export const AGENT_DID_NOT_REPORT = 'agent did not report';
 export const NOT_FINISHED_IN_TIME = `not finished within ${COMMAND_TTL_MS / 60_000} minutes`;

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
-import type { Command, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
+import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
+import type { Conn } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { newId, sha256Hex } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
@@ -17,10 +18,14 @@ import {
 import {
   type ComputerScope,
   type StoredComputer,
+  countComputersOfUser,
+  countOpenInstallCodes,
+  countQueuedCommands,
   deleteComputer,
   disableComputer,
   findCommand,
   findComputer,
+  findScreenshot,
   insertCommand,
   insertInstallCode,
   listCommands,
@@ -52,10 +57,30 @@ const ELAPSED: Waiter = { done: Promise.resolve('timeout'), cancel: () => undefi
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
+/** 409 when the user already has MIND_MAX_COMPUTERS_PER_USER computers (install codes and registration). */
+export async function checkComputersCap(ctx: AppContext, conn: Conn, userId: string) {
+  const cap = ctx.config.maxComputersPerUser;
+  if ((await countComputersOfUser(conn, userId)) >= cap) {
+    throw ApiError.conflict(
+      `This account already has ${cap} computers, the most it may have (MIND_MAX_COMPUTERS_PER_USER); delete one with DELETE /computers/:id first`,
+    );
+  }
+}
+
+/** `next_cursor` of the command list: the position (`seq`) of the last command shown. */
+const encodeCursor = (seq: number) => Buffer.from(`c${seq}`).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const match = /^c(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /computers/:id/commands');
+  return Number(match[1]);
+}
+
 export class ComputersService {
   constructor(
     private readonly ctx: AppContext,
     private readonly bus: CommandBus,
+    /** Told when a computer gets a command (the sweeper then checks how many it keeps). */
+    private readonly onQueued: (computerId: string) => void = () => undefined,
   ) {}
 
   async createInstallCode(caller: UserSideCaller, body: { computer_name?: string; mind_id?: string }): Promise<InstallCode> {
@@ -73,6 +98,13 @@ export class ComputersService {
     const now = this.ctx.clock.now();
     const expiresAt = new Date(now.getTime() + INSTALL_CODE_TTL_MS).toISOString();
     await this.ctx.db.transaction(async (trx) => {
+      await checkComputersCap(this.ctx, trx, caller.userId);
+      const cap = this.ctx.config.maxInstallCodesPerMind;
+      if ((await countOpenInstallCodes(trx, caller.userId, mindId, now.toISOString())) >= cap) {
+        throw ApiError.conflict(
+          `${mindId ? 'This mind' : 'This account'} already has ${cap} open install codes, the most it may have (MIND_MAX_INSTALL_CODES_PER_MIND); use one or wait until they expire (15 minutes)`,
+        );
+      }
       await insertInstallCode(trx, {
         code_hash: sha256Hex(code),
         user_id: caller.userId,
@@ -101,16 +133,34 @@ export class ComputersService {
     return { command_id: command.command_id, status: 'queued' };
   }
 
-  async listCommands(caller: UserSideCaller, computerId: string, limit = COMMAND_LIST_DEFAULT): Promise<Command[]> {
+  /** A page of commands, newest first; screenshots as `{bytes, url}`, never their bytes. */
+  async listCommands(
+    caller: UserSideCaller,
+    computerId: string,
+    { limit = COMMAND_LIST_DEFAULT, cursor }: { limit?: number; cursor?: string } = {},
+  ): Promise<CommandList> {
+    const before = cursor === undefined ? undefined : decodeCursor(cursor);
     const computer = await this.visible(caller, computerId);
-    return listCommands(this.ctx.db, computer.id, limit);
+    const page = await listCommands(this.ctx.db, computer.id, limit, before);
+    return { commands: page.commands, next_cursor: page.more && page.lastSeq !== null ? encodeCursor(page.lastSeq) : null };
   }
 
+  /** One command with its whole result: a screenshot's PNG as `result.screenshot_b64` too. */
   async getCommand(caller: UserSideCaller, computerId: string, commandId: string): Promise<Command> {
     const computer = await this.visible(caller, computerId);
-    const command = await findCommand(this.ctx.db, computer.id, commandId);
+    const command = await findCommand(this.ctx.db, computer.id, commandId, true);
     if (!command) throw ApiError.notFound('Command');
     return command;
+  }
+
+  /** The PNG a command carried; 404 when it has none. */
+  async commandScreenshot(caller: UserSideCaller, computerId: string, commandId: string): Promise<Buffer> {
+    const computer = await this.visible(caller, computerId);
+    const png = await findScreenshot(this.ctx.db, computer.id, commandId);
+    if (png) return png;
+    const command = await findCommand(this.ctx.db, computer.id, commandId);
+    if (!command) throw ApiError.notFound('Command');
+    throw new ApiError(404, `Screenshot not found: this ${command.type} command (${command.status}) carries no screenshot`);
   }
 
   /** Only a command still `queued` can be cancelled: one the agent has may already have run. */
@@ -161,7 +211,7 @@ export class ComputersService {
       const command = await findCommand(this.ctx.db, computer.id, commandId);
       if (!command || FINAL.includes(command.status)) {
         waiter.cancel();
-        return this.screenshotOf(command, waitMs);
+        return this.screenshotOf(computer, command, waitMs);
       }
       // When expiring fails the command just finished: the elapsed waiter lets the loop read it again.
       if (remaining <= 0 && (await this.expireScreenshot(computer, command))) throw this.screenshotTimeout(waitMs);
@@ -169,11 +219,11 @@ export class ComputersService {
   }
 
   /** The PNG of a finished screenshot command, or the error its outcome means. */
-  private screenshotOf(command: Command | undefined, waitMs: number): Buffer {
+  private async screenshotOf(computer: StoredComputer, command: Command | undefined, waitMs: number): Promise<Buffer> {
     if (!command) throw ApiError.notFound('Computer'); // deleted while waiting
     switch (command.status) {
       case 'done':
-        return Buffer.from(String(command.result?.screenshot_b64 ?? ''), 'base64');
+        return (await findScreenshot(this.ctx.db, computer.id, command.command_id)) ?? Buffer.alloc(0);
       case 'failed':
         throw new ApiError(502, `The agent could not take the screenshot: ${command.error ?? 'no reason given'}`);
       case 'cancelled':
@@ -225,10 +275,17 @@ export class ComputersService {
       completed_at: null,
     };
     await this.ctx.db.transaction(async (trx) => {
+      const cap = this.ctx.config.maxQueuedCommandsPerComputer;
+      if ((await countQueuedCommands(trx, computer.id)) >= cap) {
+        throw ApiError.conflict(
+          `This computer already has ${cap} commands queued, the most it may have (MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER); wait until its agent takes some or cancel some`,
+        );
+      }
       await insertCommand(trx, command);
       if (computer.mind_id) await this.ctx.events.touch(trx, computer.mind_id);
     });
     this.bus.notifyComputer(computer.id);
+    this.onQueued(computer.id);
     return command;
   }
 

@@ -1,5 +1,6 @@
 import type { Command, CommandStatus, CommandType, Computer } from '@mindservice/contract';
 import { type Conn, isPostgres, runSql } from '../db/database.js';
+import { presentResult } from './results.js';
 
 export interface ComputerIdentity {
   id: string;
@@ -53,6 +54,13 @@ interface CommandRow {
   created_at: string;
   sent_at: string | null;
   completed_at: string | null;
+  /** Size of the PNG kept in `command_screenshots`; null when the result carried none. */
+  screenshot_bytes: number | null;
+}
+
+interface ScreenshotRow {
+  command_id: string;
+  png: Buffer;
 }
 
 /** A computer as stored; `online` needs the clock and the poll registry, so the service adds it. */
@@ -62,8 +70,10 @@ const COMPUTER_COLUMNS = [
   'id', 'user_id', 'mind_id', 'computer_name', 'platform', 'platform_release', 'python', 'status', 'created_at', 'last_seen_at',
 ] as const;
 const COMMAND_COLUMNS = [
-  'id', 'computer_id', 'type', 'payload', 'status', 'result', 'error', 'attempts', 'created_at', 'sent_at', 'completed_at',
+  'id', 'computer_id', 'type', 'payload', 'status', 'result', 'error', 'attempts', 'created_at', 'sent_at', 'completed_at', 'screenshot_bytes',
 ] as const;
+
+const FINISHED: CommandStatus[] = ['done', 'failed', 'expired', 'cancelled'];
 
 const toComputer = (row: Pick<ComputerRow, (typeof COMPUTER_COLUMNS)[number]>): StoredComputer => ({
   id: row.id,
@@ -78,13 +88,20 @@ const toComputer = (row: Pick<ComputerRow, (typeof COMPUTER_COLUMNS)[number]>): 
   last_seen_at: row.last_seen_at,
 });
 
-const toCommand = (row: Pick<CommandRow, (typeof COMMAND_COLUMNS)[number]>): Command => ({
+/** A command row as clients see it: a screenshot as `{bytes, url}`, its PNG only when given (one command). */
+const toCommand = (row: Pick<CommandRow, (typeof COMMAND_COLUMNS)[number]>, png?: Buffer): Command => ({
   command_id: row.id,
   computer_id: row.computer_id,
   type: row.type,
   payload: JSON.parse(row.payload) as Record<string, unknown>,
   status: row.status,
-  result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+  result: presentResult(
+    row.computer_id,
+    row.id,
+    row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
+    row.screenshot_bytes === null ? null : Number(row.screenshot_bytes),
+    png,
+  ),
   error: row.error,
   attempts: Number(row.attempts),
   created_at: row.created_at,
@@ -198,18 +215,51 @@ export async function insertCommand(conn: Conn, command: Command) {
   });
 }
 
-export async function findCommand(conn: Conn, computerId: string, id: string): Promise<Command | undefined> {
+/** One command; with `withScreenshot` its result carries the PNG as `screenshot_b64` too. */
+export async function findCommand(conn: Conn, computerId: string, id: string, withScreenshot = false): Promise<Command | undefined> {
   const row = await conn<CommandRow>('commands').where({ id, computer_id: computerId }).first(...COMMAND_COLUMNS);
-  return row && toCommand(row);
+  if (!row) return undefined;
+  const png = withScreenshot && row.screenshot_bytes !== null ? await findScreenshot(conn, computerId, id) : undefined;
+  return toCommand(row, png);
 }
 
-export async function listCommands(conn: Conn, computerId: string, limit: number): Promise<Command[]> {
-  const rows = await conn<CommandRow>('commands')
-    .where({ computer_id: computerId })
+/** The PNG a command of this computer carried; undefined when it has none (or no such command). */
+export async function findScreenshot(conn: Conn, computerId: string, commandId: string): Promise<Buffer | undefined> {
+  const row = await conn<ScreenshotRow>('command_screenshots as s')
+    .join('commands as c', 'c.id', 's.command_id')
+    .where({ 's.command_id': commandId, 'c.computer_id': computerId })
+    .first('s.png');
+  return row ? Buffer.from(row.png) : undefined;
+}
+
+/**
+ * A page of the computer's commands, newest first, after the command numbered `beforeSeq`; one row
+ * more than asked says whether another page follows. Never reads a PNG.
+ */
+export async function listCommands(
+  conn: Conn,
+  computerId: string,
+  limit: number,
+  beforeSeq?: number,
+): Promise<{ commands: Command[]; lastSeq: number | null; more: boolean }> {
+  let query = conn<CommandRow>('commands').where({ computer_id: computerId });
+  if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
+  const rows = await query
     .orderBy('seq', 'desc')
-    .limit(limit)
-    .select(...COMMAND_COLUMNS);
-  return rows.map(toCommand);
+    .limit(limit + 1)
+    .select('seq', ...COMMAND_COLUMNS);
+  const page = rows.slice(0, limit);
+  return {
+    commands: page.map((row) => toCommand(row)),
+    lastSeq: page.length > 0 ? Number(page[page.length - 1]!.seq) : null,
+    more: rows.length > limit,
+  };
+}
+
+/** Commands still waiting for the agent, for the per-computer cap. */
+export async function countQueuedCommands(conn: Conn, computerId: string): Promise<number> {
+  const row = await conn<CommandRow>('commands').where({ computer_id: computerId, status: 'queued' }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
 }
 
 /**
@@ -242,16 +292,27 @@ export async function claimQueuedCommands(conn: Conn, computerId: string, now: s
 export async function transitionCommand(
   conn: Conn,
   where: { id: string; computerId: string; from: CommandStatus[] },
-  change: { status: CommandStatus; result?: Record<string, unknown> | null; error?: string | null; completed_at?: string | null },
+  change: {
+    status: CommandStatus;
+    result?: Record<string, unknown> | null;
+    /** The PNG the result carried, kept apart from the row (lists never read it). */
+    screenshot?: Buffer;
+    error?: string | null;
+    completed_at?: string | null;
+  },
 ): Promise<boolean> {
   const update: Partial<CommandRow> = { status: change.status };
   if (change.result !== undefined) update.result = change.result === null ? null : JSON.stringify(change.result);
+  if (change.screenshot) update.screenshot_bytes = change.screenshot.length;
   if (change.error !== undefined) update.error = change.error;
   if (change.completed_at !== undefined) update.completed_at = change.completed_at;
   const changed = await conn<CommandRow>('commands')
     .where({ id: where.id, computer_id: where.computerId })
     .whereIn('status', where.from)
     .update(update);
+  if (changed > 0 && change.screenshot) {
+    await conn<ScreenshotRow>('command_screenshots').insert({ command_id: where.id, png: change.screenshot });
+  }
   return changed > 0;
 }
 
@@ -263,7 +324,7 @@ export async function findUnfinishedCreatedBefore(conn: Conn, cutoff: string, li
     .orderBy('created_at')
     .limit(limit)
     .select(...COMMAND_COLUMNS);
-  return rows.map(toCommand);
+  return rows.map((row) => toCommand(row));
 }
 
 /** `sent` commands handed over before `cutoff` whose result never came back. */
@@ -274,5 +335,52 @@ export async function findLapsedLeases(conn: Conn, cutoff: string, limit: number
     .orderBy('sent_at')
     .limit(limit)
     .select(...COMMAND_COLUMNS);
-  return rows.map(toCommand);
+  return rows.map((row) => toCommand(row));
+}
+
+// ---- caps
+
+export async function countComputersOfUser(conn: Conn, userId: string): Promise<number> {
+  const row = await conn<ComputerRow>('computers').where({ user_id: userId }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Unused, unexpired install codes of a mind (or, `mindId` null, the user's codes tied to no mind). */
+export async function countOpenInstallCodes(conn: Conn, userId: string, mindId: string | null, now: string): Promise<number> {
+  const query = conn<InstallCodeRow>('install_codes').whereNull('used_at').where('expires_at', '>', now);
+  const scopedQuery = mindId === null ? query.where({ user_id: userId }).whereNull('mind_id') : query.where({ mind_id: mindId });
+  const row = await scopedQuery.count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+// ---- retention: finished commands (and their screenshots, ON DELETE CASCADE) are purged in chunks
+
+/** Deletes up to `limit` commands finished before `cutoff` (oldest first); answers how many. */
+export async function purgeFinishedBefore(conn: Conn, cutoff: string, limit: number): Promise<number> {
+  const ids = conn<CommandRow>('commands').where('completed_at', '<', cutoff).orderBy('completed_at').limit(limit).select('id');
+  return conn<CommandRow>('commands').whereIn('id', ids).delete();
+}
+
+/** The `seq` of the newest command beyond the `keep` newest of the computer; undefined when it has no more. */
+export async function seqBeyondKept(conn: Conn, computerId: string, keep: number): Promise<number | undefined> {
+  const row = await conn<CommandRow>('commands').where({ computer_id: computerId }).orderBy('seq', 'desc').offset(keep).first('seq');
+  return row ? Number(row.seq) : undefined;
+}
+
+/** Deletes up to `limit` finished commands of the computer numbered `seq` or lower (oldest first). */
+export async function purgeFinishedUpTo(conn: Conn, computerId: string, seq: number, limit: number): Promise<number> {
+  const ids = conn<CommandRow>('commands')
+    .where({ computer_id: computerId })
+    .where('seq', '<=', seq)
+    .whereIn('status', FINISHED)
+    .orderBy('seq')
+    .limit(limit)
+    .select('id');
+  return conn<CommandRow>('commands').whereIn('id', ids).delete();
+}
+
+/** Computer ids in id order after `afterId`, for the sweeper's walk over every computer. */
+export async function computerIdsAfter(conn: Conn, afterId: string, limit: number): Promise<string[]> {
+  const rows = await conn<ComputerRow>('computers').where('id', '>', afterId).orderBy('id').limit(limit).select('id');
+  return rows.map((r) => r.id);
 }

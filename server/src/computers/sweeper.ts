@@ -6,27 +6,101 @@ import {
   AGENT_DID_NOT_REPORT,
   COMMAND_TTL_MS,
   NOT_FINISHED_IN_TIME,
+  PURGE_CHUNK,
+  PURGE_CHUNKS,
+  PURGE_COUNT_CHECKS as COUNT_CHECKS,
+  PURGE_MAX_TOUCHED as MAX_TOUCHED,
   SCREENSHOT_MAX_ATTEMPTS,
   SENT_LEASE_MS,
   SWEEP_INTERVAL_MS,
 } from './rules.js';
-import { computerMindId, findLapsedLeases, findUnfinishedCreatedBefore, transitionCommand } from './store.js';
+import {
+  computerIdsAfter,
+  computerMindId,
+  findLapsedLeases,
+  findUnfinishedCreatedBefore,
+  purgeFinishedBefore,
+  purgeFinishedUpTo,
+  seqBeyondKept,
+  transitionCommand,
+} from './store.js';
 
 export interface SweepCounts {
   expired: number;
   failed: number;
   requeued: number;
+  /** Finished commands deleted (with their screenshots) by age or by count per computer. */
+  purged: number;
 }
 
 const BATCH = 500;
+
+/**
+ * Keeps finished commands for `MIND_COMMAND_RETENTION` and at most `MIND_COMMANDS_KEPT_PER_COMPUTER`
+ * per computer (unfinished ones are never purged); screenshots go with their commands. The count is
+ * checked for the computers that got commands since the last sweep, and once after start for every
+ * computer (a lowered setting, commands queued through another instance), a chunk at a time.
+ */
+export class CommandRetention {
+  private readonly touched = new Set<string>();
+  /** Where the walk over every computer stands; null once it went through them all. */
+  private walkAfter: string | null = '';
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** A computer got a command: its count is checked at the next sweep. */
+  noteQueued(computerId: string) {
+    if (this.touched.size < MAX_TOUCHED) this.touched.add(computerId);
+  }
+
+  async purge(now: Date): Promise<number> {
+    let purged = 0;
+    const { commandRetentionMs, commandsKeptPerComputer } = this.ctx.config;
+    if (commandRetentionMs > 0) {
+      const cutoff = new Date(now.getTime() - commandRetentionMs).toISOString();
+      for (let i = 0; i < PURGE_CHUNKS; i++) {
+        const n = await purgeFinishedBefore(this.ctx.db, cutoff, PURGE_CHUNK);
+        purged += n;
+        if (n < PURGE_CHUNK) break;
+      }
+    }
+    if (commandsKeptPerComputer > 0) {
+      let budget = PURGE_CHUNKS * PURGE_CHUNK;
+      for (const computerId of await this.computersToCheck()) {
+        if (budget <= 0) {
+          this.noteQueued(computerId);
+          continue;
+        }
+        const beyond = await seqBeyondKept(this.ctx.db, computerId, commandsKeptPerComputer);
+        if (beyond === undefined) continue;
+        const n = await purgeFinishedUpTo(this.ctx.db, computerId, beyond, Math.min(PURGE_CHUNK, budget));
+        purged += n;
+        budget -= n;
+        if (n === PURGE_CHUNK) this.noteQueued(computerId); // more left: again next sweep
+      }
+    }
+    return purged;
+  }
+
+  private async computersToCheck(): Promise<string[]> {
+    const ids = [...this.touched].slice(0, COUNT_CHECKS);
+    for (const id of ids) this.touched.delete(id);
+    if (this.walkAfter !== null && ids.length < COUNT_CHECKS) {
+      const walked = await computerIdsAfter(this.ctx.db, this.walkAfter, COUNT_CHECKS - ids.length);
+      this.walkAfter = walked.length < COUNT_CHECKS - ids.length ? null : walked[walked.length - 1]!;
+      ids.push(...walked.filter((id) => !ids.includes(id)));
+    }
+    return ids;
+  }
+}
 
 /**
  * One pass: unfinished commands past their time to live become `expired`; `sent` commands whose
  * result did not come back within the lease become `failed` (never run twice), except screenshots,
  * which are harmless to repeat and are queued again up to SCREENSHOT_MAX_ATTEMPTS hand-overs.
  */
-export async function sweepCommands(ctx: AppContext, bus: CommandBus): Promise<SweepCounts> {
-  const counts: SweepCounts = { expired: 0, failed: 0, requeued: 0 };
+export async function sweepCommands(ctx: AppContext, bus: CommandBus, retention?: CommandRetention): Promise<SweepCounts> {
+  const counts: SweepCounts = { expired: 0, failed: 0, requeued: 0, purged: 0 };
   const now = ctx.clock.now();
   const at = (msAgo: number) => new Date(now.getTime() - msAgo).toISOString();
 
@@ -51,6 +125,7 @@ export async function sweepCommands(ctx: AppContext, bus: CommandBus): Promise<S
       bus.notifyCommand(command.command_id);
     }
   }
+  if (retention) counts.purged = await retention.purge(now);
   return counts;
 }
 
@@ -71,11 +146,11 @@ function finish(
 }
 
 /** The one sweeper timer of the process; the returned function stops it and waits for a sweep under way. */
-export function startSweeper(ctx: AppContext, bus: CommandBus): () => Promise<void> {
+export function startSweeper(ctx: AppContext, bus: CommandBus, retention?: CommandRetention): () => Promise<void> {
   let running: Promise<unknown> | undefined;
   const timer = setInterval(() => {
     if (running) return;
-    running = sweepCommands(ctx, bus)
+    running = sweepCommands(ctx, bus, retention)
       .catch((err) => ctx.log.error({ err }, 'command sweep failed'))
       .finally(() => (running = undefined));
   }, SWEEP_INTERVAL_MS);
