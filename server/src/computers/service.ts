@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Conn } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
 import { newId, sha256Hex } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
@@ -92,6 +92,7 @@ export class ComputersService {
     } else if (body.mind_id !== undefined) {
       const mind = await findMind(this.ctx.db, body.mind_id);
       if (!mind || mind.userId !== caller.userId) throw ApiError.notFound('Mind');
+      if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
       mindId = mind.id;
     }
     const code = newInstallCode();
@@ -128,7 +129,7 @@ export class ComputersService {
   }
 
   async queue(caller: UserSideCaller, computerId: string, input: NewCommand): Promise<{ command_id: string; status: 'queued' }> {
-    const computer = await this.visible(caller, computerId);
+    const computer = await this.enabledMindOf(caller, await this.visible(caller, computerId));
     const command = await this.insert(computer, newId(), input);
     return { command_id: command.command_id, status: 'queued' };
   }
@@ -189,7 +190,7 @@ export class ComputersService {
    * result itself. On timeout the command becomes `expired` (the agent's late result is refused).
    */
   async screenshot(caller: UserSideCaller, computerId: string, signal?: AbortSignal): Promise<Buffer> {
-    const computer = await this.visible(caller, computerId);
+    const computer = await this.enabledMindOf(caller, await this.visible(caller, computerId));
     const commandId = newId();
     const waitMs = this.ctx.config.screenshotWaitMs;
     const deadline = Date.now() + waitMs;
@@ -250,6 +251,14 @@ export class ComputersService {
   private async visible(caller: UserSideCaller, id: string): Promise<StoredComputer> {
     const computer = await findComputer(this.ctx.db, scopeOf(caller), id);
     if (!computer) throw ApiError.notFound('Computer');
+    return computer;
+  }
+
+  /** A disabled mind takes no commands from anyone: its Mind Key is refused already, its user's JWT here. */
+  private async enabledMindOf(caller: UserSideCaller, computer: StoredComputer): Promise<StoredComputer> {
+    if (caller.kind === 'user' && computer.mind_id && (await findMind(this.ctx.db, computer.mind_id))?.disabled) {
+      throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
+    }
     return computer;
   }
 

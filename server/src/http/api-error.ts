@@ -39,4 +39,6 @@ export class ApiError extends Error {
   }
 }
 
+export const MIND_DISABLED_MESSAGE = 'This mind is disabled. Its data is kept; the operator can enable it again.';
+
 export const internalError = () => new ApiError(500, 'Internal server error. The request id identifies it in the server log.');

@@ -6,7 +6,7 @@ import { findComputerByTokenHash } from '../computers/store.js';
 import type { AppContext } from '../context.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { findMindByKeyHash } from '../minds/store.js';
-import { ApiError } from './api-error.js';
+import { ApiError, MIND_DISABLED_MESSAGE } from './api-error.js';
 import type { Caller } from './caller.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Mind Key fehlt oder ungültig.';
@@ -22,8 +22,6 @@ const ACCEPTS: Record<AuthKind, CredentialKind[]> = {
   mindKeyOrJwt: ['mindKey', 'jwt'],
   computerToken: ['computerToken'],
 };
-
-const MIND_DISABLED_MESSAGE = 'This mind is disabled. Its data is kept; the operator can enable it again.';
 
 const NAMES: Record<CredentialKind, string> = { mindKey: 'a Mind Key', jwt: 'a JWT', computerToken: 'a Computer Token' };
 
