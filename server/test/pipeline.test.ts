@@ -1,12 +1,13 @@
 // The request pipeline's own rules, over real HTTP: credentials before bodies, body limits counted
 // after inflating, JSON depth, bounded error answers, path parameters, and `key` never logged.
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest } from 'node:http';
+import { createServer, get as httpGet, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { contract, listRoutes } from '@mindservice/contract';
 import pino from 'pino';
+import { ApiError, sendError } from '../src/http/errors.js';
 import { mindWithComputer, queue } from './computers/helpers.js';
 import { bearer, startService, type TestService } from './harness.js';
 
@@ -162,5 +163,25 @@ describe('request pipeline', () => {
     }
     assert.equal(JSON.stringify(lines).includes(mindKey), false);
     assert.ok(lines.some((l) => l.url === '/mind/tasks?ke%79=[redacted]'));
+  });
+
+  test('when writing an error fails, the answer is still the JSON error object with 500 (never HTML or a stack)', async () => {
+    // A header value no HTTP answer may carry makes setHeader throw while the error is written.
+    const server = createServer((_req, res) => sendError(res, new ApiError(429, 'slow down', { headers: { 'Retry-After': 'a\nb' } })));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const answer = await new Promise<Answer>((resolve, reject) => {
+        httpGet(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        }).on('error', reject);
+      });
+      assert.equal(answer.status, 500);
+      assert.match(String(answer.headers['content-type']), /application\/json/);
+      assert.deepEqual(Object.keys(JSON.parse(answer.body)), ['statusCode', 'error', 'message']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
