@@ -7,18 +7,9 @@ import { type CommandBus, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
 import { presentResult, splitResult } from './results.js';
 import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
-import { checkComputersCap, normalizeInstallCode } from './service.js';
-import {
-  type StoredComputer,
-  claimQueuedCommands,
-  findCommand,
-  findInstallCode,
-  hasQueuedCommands,
-  insertComputer,
-  touchActiveComputer,
-  transitionCommand,
-  useInstallCode,
-} from './store.js';
+import { checkComputersCap, normalizeInstallCode } from './install-codes.js';
+import { claimQueuedCommands, findCommand, hasQueuedCommands, transitionCommand } from './commands-store.js';
+import { type StoredComputer, findInstallCode, insertComputer, touchActiveComputer, useInstallCode } from './store.js';
 
 export interface RegisterInput {
   code: string;

@@ -7,6 +7,7 @@ import { newId, sha256Hex } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished } from './events.js';
+import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import type { NewCommand } from './payloads.js';
 import {
   COMMAND_LIST_DEFAULT,
@@ -15,57 +16,19 @@ import {
   INSTALL_CODE_TTL_MS,
   ONLINE_WINDOW_MS,
 } from './rules.js';
-import {
-  type ComputerScope,
-  type StoredComputer,
-  countComputersOfUser,
-  countOpenInstallCodes,
-  countQueuedCommands,
-  deleteComputer,
-  disableComputer,
-  findCommand,
-  findComputer,
-  findScreenshot,
-  insertCommand,
-  insertInstallCode,
-  listCommands,
-  listComputers,
-  transitionCommand,
-} from './store.js';
+import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCommands, transitionCommand } from './commands-store.js';
+import { type ComputerScope, type StoredComputer, countComputersOfUser, countOpenInstallCodes, deleteComputer, disableComputer, findComputer, insertInstallCode, listComputers } from './store.js';
 
-/** The user-side caller: a Mind Key sees only its mind's computers, a JWT all of the user's. */
-export type UserSideCaller = { kind: 'user'; userId: string } | { kind: 'mind'; userId: string; mindId: string };
+
+export type { UserSideCaller };
 
 const scopeOf = (caller: UserSideCaller): ComputerScope =>
   caller.kind === 'mind' ? { userId: caller.userId, mindId: caller.mindId } : { userId: caller.userId };
-
-/** `K7QM4XHP`, `k7qm-4xhp` and `K7QM-4XHP` are the same code; anything else is no code at all. */
-export function normalizeInstallCode(input: string): string | undefined {
-  const chars = input.toUpperCase().replace(/[\s-]/g, '');
-  if (chars.length !== INSTALL_CODE_LENGTH || [...chars].some((ch) => !INSTALL_CODE_ALPHABET.includes(ch))) return undefined;
-  return `${chars.slice(0, 4)}-${chars.slice(4)}`;
-}
-
-function newInstallCode(): string {
-  let chars = '';
-  for (let i = 0; i < INSTALL_CODE_LENGTH; i++) chars += INSTALL_CODE_ALPHABET[randomInt(INSTALL_CODE_ALPHABET.length)];
-  return `${chars.slice(0, 4)}-${chars.slice(4)}`;
-}
 
 const FINAL: CommandStatus[] = ['done', 'failed', 'expired', 'cancelled'];
 const ELAPSED: Waiter = { done: Promise.resolve('timeout'), cancel: () => undefined };
 
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
-
-/** 409 when the user already has MIND_MAX_COMPUTERS_PER_USER computers (install codes and registration). */
-export async function checkComputersCap(ctx: AppContext, conn: Conn, userId: string) {
-  const cap = ctx.config.maxComputersPerUser;
-  if ((await countComputersOfUser(conn, userId)) >= cap) {
-    throw ApiError.conflict(
-      `This account already has ${cap} computers, the most it may have (MIND_MAX_COMPUTERS_PER_USER); delete one with DELETE /computers/:id first`,
-    );
-  }
-}
 
 /** `next_cursor` of the command list: the position (`seq`) of the last command shown. */
 const encodeCursor = (seq: number) => Buffer.from(`c${seq}`).toString('base64url');
@@ -83,41 +46,8 @@ export class ComputersService {
     private readonly onQueued: (computerId: string) => void = () => undefined,
   ) {}
 
-  async createInstallCode(caller: UserSideCaller, body: { computer_name?: string; mind_id?: string }): Promise<InstallCode> {
-    let mindId: string | null = null;
-    if (caller.kind === 'mind') {
-      // A Mind Key knows only its own mind.
-      if (body.mind_id !== undefined && body.mind_id !== caller.mindId) throw ApiError.notFound('Mind');
-      mindId = caller.mindId;
-    } else if (body.mind_id !== undefined) {
-      const mind = await findMind(this.ctx.db, body.mind_id);
-      if (!mind || mind.userId !== caller.userId) throw ApiError.notFound('Mind');
-      if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
-      mindId = mind.id;
-    }
-    const code = newInstallCode();
-    const now = this.ctx.clock.now();
-    const expiresAt = new Date(now.getTime() + INSTALL_CODE_TTL_MS).toISOString();
-    await this.ctx.db.transaction(async (trx) => {
-      await checkComputersCap(this.ctx, trx, caller.userId);
-      const cap = this.ctx.config.maxInstallCodesPerMind;
-      if ((await countOpenInstallCodes(trx, caller.userId, mindId, now.toISOString())) >= cap) {
-        throw ApiError.conflict(
-          `${mindId ? 'This mind' : 'This account'} already has ${cap} open install codes, the most it may have (MIND_MAX_INSTALL_CODES_PER_MIND); use one or wait until they expire (15 minutes)`,
-        );
-      }
-      await insertInstallCode(trx, {
-        code_hash: sha256Hex(code),
-        user_id: caller.userId,
-        mind_id: mindId,
-        computer_name: body.computer_name ?? null,
-        created_at: now.toISOString(),
-        expires_at: expiresAt,
-        used_at: null,
-      });
-      if (mindId) await this.ctx.events.touch(trx, mindId);
-    });
-    return { install_code: code, expires_at: expiresAt };
+  createInstallCode(caller: UserSideCaller, body: { computer_name?: string; mind_id?: string }): Promise<InstallCode> {
+    return createInstallCode(this.ctx, caller, body);
   }
 
   async list(caller: UserSideCaller): Promise<Computer[]> {

@@ -14,16 +14,8 @@ import {
   SENT_LEASE_MS,
   SWEEP_INTERVAL_MS,
 } from './rules.js';
-import {
-  computerIdsAfter,
-  computerMindId,
-  findLapsedLeases,
-  findUnfinishedCreatedBefore,
-  purgeFinishedBefore,
-  purgeFinishedUpTo,
-  seqBeyondKept,
-  transitionCommand,
-} from './store.js';
+import { findLapsedLeases, findUnfinishedCreatedBefore, purgeFinishedBefore, purgeFinishedUpTo, seqBeyondKept, transitionCommand } from './commands-store.js';
+import { computerIdsAfter, computerMindId } from './store.js';
 
 export interface SweepCounts {
   expired: number;
