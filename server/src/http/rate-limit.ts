@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { ApiError } from './errors.js';
@@ -141,7 +141,7 @@ export class DatabaseRateLimiter implements RateLimiter {
 }
 
 /** A limiter for the service: in memory on SQLite (one process), in the database on PostgreSQL (shared by instances). */
-export function createRateLimiter(ctx: Pick<AppContext, 'config' | 'db' | 'clock'>, namespace: string, limit: number, windowMs: number): RateLimiter {
+export function createRateLimiter(ctx: { config: Pick<Config, 'databaseUrl'>; db: Db; clock: Clock }, namespace: string, limit: number, windowMs: number): RateLimiter {
   return ctx.config.databaseUrl
     ? new DatabaseRateLimiter(ctx.db, ctx.clock, limit, windowMs, `${namespace}:`)
     : new MemoryRateLimiter(ctx.clock, limit, windowMs);
