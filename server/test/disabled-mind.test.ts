@@ -1,16 +1,12 @@
 // A disabled mind is disabled for every credential: its Mind Key and its computers' tokens are 403.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setMindDisabled } from '../src/minds/store.js';
 import { mindWithComputer } from './computers/helpers.js';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 
 describe('a disabled mind', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test("its computers' tokens are refused with 403 until the mind is enabled again", async () => {
     const { mindId, mindKey, token } = await mindWithComputer(svc);

@@ -1,15 +1,11 @@
 // HTTP hygiene: security headers from helmet on every answer, no caching of API answers (they may
 // carry a Mind Key or a JWT), a CSP that Swagger UI lives with, and CORS only for listed origins.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bearer, startService, type TestService } from './harness.js';
+import { describe, test } from 'node:test';
+import { bearer, startService, useService } from './harness.js';
 
 describe('HTTP headers', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test('API answers: nosniff, no framing, no referrer, a CSP that allows nothing, never cached', async () => {
     const email = `headers-${Date.now()}@example.com`;
@@ -54,11 +50,7 @@ describe('HTTP headers', () => {
 });
 
 describe('HTTP headers: MIND_CORS_ORIGINS', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService({ MIND_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' });
-  });
-  after(() => svc.stop());
+  const svc = useService({ MIND_CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' });
 
   test('a listed origin gets its preflight answered and can read answers and their headers', async () => {
     const { mindKey } = await svc.mind();

@@ -2,16 +2,12 @@
 // and requests that race for one mind are serialised instead of failing.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { IMPORT_LIMITS, MAX_RECALL_TAGS } from '@mindservice/contract';
-import { bearer, startService, type TestService } from './harness.js';
+import { bearer, useService } from './harness.js';
 
 describe('request limits', () => {
-  let svc: TestService;
-  before(async () => {
-    svc = await startService();
-  });
-  after(() => svc.stop());
+  const svc = useService();
 
   test(`recall requires at most ${MAX_RECALL_TAGS} tags; as many as that answer at once`, async () => {
     const { mindKey } = await svc.mind();
