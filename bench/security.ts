@@ -2,12 +2,16 @@
 //   1. anonymous bodies: 16 clients send 48 KB gzip bodies that inflate to 24 MB, without a credential,
 //      to the 25 MB route (POST /memory/mind-import); the server's RSS and GET /health meanwhile.
 //   2. many-tag recall: GET /memory/recall with 20 and with 300 tags over 2,000 tagged memories.
+//   3. logins: GET /mind/tasks while 16 clients log in at bcrypt cost 12 (bench/logins.ts).
+//   4. screenshots: a page of commands after 20 screenshots of 1 MB (bench/screenshots.ts).
 // SQLite, and PostgreSQL too when DATABASE_URL is set. Figures, not tests.
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { Client } from './lib/client.js';
+import { benchLogins, LOGINS_FULL, LOGINS_QUICK } from './logins.js';
+import { benchScreenshots, SCREENSHOTS_FULL, SCREENSHOTS_QUICK } from './screenshots.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
 import { createDataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
 
@@ -138,5 +142,9 @@ for (const kind of databaseKinds()) {
   rows.push(...(await anonymousBodies(kind)));
   process.stderr.write(`bench:security many-tag recall (${kind})\n`);
   rows.push(...(await manyTagRecall(kind)));
+  process.stderr.write(`bench:security logins (${kind})\n`);
+  rows.push(...(await benchLogins(kind, quick ? LOGINS_QUICK : LOGINS_FULL)));
+  process.stderr.write(`bench:security screenshots (${kind})\n`);
+  rows.push(...(await benchScreenshots(kind, quick ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL)));
 }
 console.log(markdownTable(rows));
