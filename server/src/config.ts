@@ -54,6 +54,10 @@ const EnvSchema = z.object({
   MIND_DB_STATEMENT_TIMEOUT: duration.default('30s'),
   MIND_DB_ACQUIRE_TIMEOUT: duration.default('10s'),
   MIND_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  // Growth bounds (DESIGN section 13): minds per user, pending deliveries per webhook, mind deletion chunks.
+  MIND_MAX_MINDS_PER_USER: z.coerce.number().int().min(1).max(100000).default(100),
+  MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000000).default(1000),
+  MIND_DELETE_CHUNK_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
 });
 
 export interface Config {
@@ -80,6 +84,12 @@ export interface Config {
   dbStatementTimeoutMs: number;
   dbAcquireTimeoutMs: number;
   dbPoolSize: number;
+  /** Minds one user may have (the next POST /minds is a 409). */
+  maxMindsPerUser: number;
+  /** Pending deliveries kept per webhook; beyond it the oldest pending fail (see webhooks/worker.ts). */
+  maxPendingDeliveriesPerWebhook: number;
+  /** Rows a deleted mind's background purge removes per statement (minds/purge.ts). */
+  mindDeleteChunkSize: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -115,6 +125,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dbStatementTimeoutMs: e.MIND_DB_STATEMENT_TIMEOUT,
     dbAcquireTimeoutMs: e.MIND_DB_ACQUIRE_TIMEOUT,
     dbPoolSize: e.MIND_DB_POOL_SIZE,
+    maxMindsPerUser: e.MIND_MAX_MINDS_PER_USER,
+    maxPendingDeliveriesPerWebhook: e.MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK,
+    mindDeleteChunkSize: e.MIND_DELETE_CHUNK_SIZE,
     validateResponses: false,
   };
 }
