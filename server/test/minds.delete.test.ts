@@ -165,6 +165,11 @@ describe('minds: deleting a large mind', () => {
       assert.equal(await markMindDeleted(first.ctx.db, mindId, new Date().toISOString()), true);
       await first.http.get('/mind/tasks').set(bearer(mindKey)).expect(401);
       assert.ok(total(await rowsOfMind(first.ctx.db, mindId)) > 2000);
+      // Its rows are still there, but the owner's JWT reaches none of them either.
+      const memory = await first.ctx.db('memories').where({ mind_id: mindId }).first('id');
+      await first.http.post(`/memory/${memory.id}/verify`).set(bearer(jwt)).expect(404);
+      await first.http.get('/memory/mind-export').query({ mind_id: mindId }).set(bearer(jwt)).expect(404);
+      assert.deepEqual((await first.http.get('/minds').set(bearer(jwt)).expect(200)).body.minds, []);
       await first.stop();
 
       const second = await startService(env);

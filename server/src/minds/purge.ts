@@ -10,6 +10,14 @@ import { deleteMindRow, mindsToPurge } from './store.js';
  * index rows). Every statement is plain SQL for SQLite and PostgreSQL (row values included).
  */
 const CHUNKS: Array<{ table: string; sql: string }> = [
+  // Computers first: the user's JWT still lists them (disabled through their mind) until they go.
+  {
+    table: 'commands',
+    sql: `DELETE FROM commands WHERE id IN (SELECT id FROM commands
+            WHERE computer_id IN (SELECT id FROM computers WHERE mind_id = ?) LIMIT ?)`,
+  },
+  { table: 'computers', sql: 'DELETE FROM computers WHERE id IN (SELECT id FROM computers WHERE mind_id = ? LIMIT ?)' },
+  { table: 'install_codes', sql: 'DELETE FROM install_codes WHERE code_hash IN (SELECT code_hash FROM install_codes WHERE mind_id = ? LIMIT ?)' },
   {
     table: 'webhook_deliveries',
     sql: `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries
@@ -24,13 +32,6 @@ const CHUNKS: Array<{ table: string; sql: string }> = [
   { table: 'chat_messages', sql: 'DELETE FROM chat_messages WHERE id IN (SELECT id FROM chat_messages WHERE mind_id = ? LIMIT ?)' },
   { table: 'tasks', sql: 'DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE mind_id = ? LIMIT ?)' },
   { table: 'scripts', sql: 'DELETE FROM scripts WHERE id IN (SELECT id FROM scripts WHERE mind_id = ? LIMIT ?)' },
-  {
-    table: 'commands',
-    sql: `DELETE FROM commands WHERE id IN (SELECT id FROM commands
-            WHERE computer_id IN (SELECT id FROM computers WHERE mind_id = ?) LIMIT ?)`,
-  },
-  { table: 'computers', sql: 'DELETE FROM computers WHERE id IN (SELECT id FROM computers WHERE mind_id = ? LIMIT ?)' },
-  { table: 'install_codes', sql: 'DELETE FROM install_codes WHERE code_hash IN (SELECT code_hash FROM install_codes WHERE mind_id = ? LIMIT ?)' },
   { table: 'webhooks', sql: 'DELETE FROM webhooks WHERE id IN (SELECT id FROM webhooks WHERE mind_id = ? LIMIT ?)' },
 ];
 
