@@ -79,16 +79,20 @@ export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindS
 /**
  * Deletes the mind for the API at once, in one cheap statement: its key hash becomes a value no
  * SHA-256 hex can equal (`deleted:<id>`, so the key is a 401 without the key lookup reading another
- * column), it is disabled (its computers' tokens are refused) and marked `deleted_at`, so every
- * lookup by id and GET /minds leave it out. Its webhooks (at most 20) are disabled, so the delivery
- * worker sends nothing more for it. Its rows are removed by the purge (purge.ts).
+ * column), it is disabled and marked `deleted_at`, so every lookup by id and GET /minds leave it
+ * out. Its webhooks (at most 20) are disabled, so the delivery worker sends nothing more for it, and
+ * its computers (capped per mind) too, so their tokens are refused. Its rows are removed by the purge (purge.ts).
  */
 export async function markMindDeleted(conn: Conn, id: string, now: string): Promise<boolean> {
   const changed = await conn('minds')
     .where({ id })
     .whereNull('deleted_at')
     .update({ deleted_at: now, key_hash: `deleted:${id}`, disabled_at: conn.raw('COALESCE(disabled_at, ?)', [now]) });
-  if (changed > 0) await conn('webhooks').where({ mind_id: id }).update({ enabled: false });
+  if (changed > 0) {
+    await conn('webhooks').where({ mind_id: id }).update({ enabled: false });
+    // Its computers' tokens are refused at once (a disabled computer's token finds nothing).
+    await conn('computers').where({ mind_id: id, status: 'active' }).update({ status: 'disabled', disabled_at: now });
+  }
   return changed > 0;
 }
 
