@@ -54,6 +54,7 @@ export type RecallParams = Omit<z.input<typeof C.RecallQuery>, 'verified'> & { v
 export type ExportMindParams = { mind_id?: string; include_credentials?: boolean };
 export type ImportMindParams = { mode?: 'merge' | 'replace'; dry_run?: boolean };
 export type PostChatParams = z.input<typeof C.PostChatBody>;
+/** `limit`: 1..100 messages (default 50); `before`: a message id, to page back. */
 export type ListChatParams = { thread?: string; limit?: number; before?: string };
 export type CreateScriptParams = z.input<typeof C.CreateScriptBody>;
 export type UpdateScriptParams = z.input<typeof C.UpdateScriptBody>;

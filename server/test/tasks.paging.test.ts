@@ -21,7 +21,7 @@ describe('tasks: GET /mind/tasks pages', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { body: any } = await svc.http
+      const res: { body: { tasks: Array<{ id: string; title: string }>; next_cursor: string | null } } = await svc.http
         .get('/mind/tasks')
         .query({ ...query, ...(cursor ? { cursor } : {}) })
         .set(auth)
@@ -90,7 +90,7 @@ describe('tasks: GET /mind/tasks pages', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: any } = await svc.http
+      const res: { body: { tasks: Array<{ id: string; title: string }>; next_cursor: string | null } } = await svc.http
         .get('/mind/tasks')
         .query({ limit: '2', ...(cursor ? { cursor } : {}) })
         .set(auth)

@@ -111,8 +111,9 @@ export async function listTasks(
         s.where('status_rank', at.statusRank).where((p) =>
           p.where('priority_rank', '>', at.priorityRank).orWhere((q) => {
             q.where('priority_rank', at.priorityRank);
-            if (at.dueAt === null) q.whereNull('due_at').where(laterSameDue);
-            else q.where((d) => d.whereNull('due_at').orWhere('due_at', '>', at.dueAt!).orWhere((e) => e.where('due_at', at.dueAt!).where(laterSameDue)));
+            const due = at.dueAt;
+            if (due === null) q.whereNull('due_at').where(laterSameDue);
+            else q.where((d) => d.whereNull('due_at').orWhere('due_at', '>', due).orWhere((e) => e.where('due_at', due).where(laterSameDue)));
           }),
         ),
       ),
