@@ -303,7 +303,13 @@ export const memoriesContract = c.router({
     description: 'Messages of a thread, newest last. `before` (a message id) pages back.',
     query: z.object({
       thread: z.string().max(200).optional().openapi({ description: 'Thread name, default `default`.' }),
-      limit: z.coerce.number().int().min(1).max(500).optional().openapi({ description: '1..500, default 50.' }),
+      limit: z
+        .string()
+        .regex(/^\d+$/, 'must be a whole number (decimal digits)')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .optional()
+        .openapi({ type: 'integer', minimum: 1, maximum: 100, description: 'Messages per page, 1..100, default 50.' }),
       before: z.string().optional().openapi({ description: 'A message id: only messages older than it.' }),
     }),
     responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
@@ -313,7 +319,27 @@ export const memoriesContract = c.router({
     method: 'GET',
     path: '/mind/scripts',
     summary: 'List scripts',
-    responses: { 200: z.object({ scripts: z.array(Script) }).openapi('ScriptList') },
+    description:
+      'Scripts of the key\'s mind by name, at most `limit` (default 100) a page, each with its content. Page with `next_cursor`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.',
+    query: z.object({
+      limit: z
+        .string()
+        .regex(/^\d+$/, 'must be a whole number (decimal digits)')
+        .transform(Number)
+        .pipe(z.number().int().min(1).max(100))
+        .optional()
+        .openapi({ type: 'integer', minimum: 1, maximum: 100, description: 'Scripts per page, 1..100, default 100.' }),
+      cursor: z.string().max(1000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+    }),
+    responses: {
+      200: z
+        .object({
+          scripts: z.array(Script),
+          next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+        })
+        .openapi('ScriptList'),
+      ...errors(400),
+    },
     metadata: scripts,
   },
   createScript: {

@@ -91,7 +91,31 @@ export const TaskStatusFilter = z
   .enum(['pending', 'in_progress', 'done', 'cancelled', 'all'])
   .openapi({ description: 'Without it: the open tasks (`pending` and `in_progress`). `all` lists every task.' });
 
-export const TaskList = z.object({ tasks: z.array(Task) }).openapi('TaskList');
+/** The most tasks one page of GET /mind/tasks holds (and its default). */
+export const MAX_TASKS_PAGE = 100;
+
+export const TaskListQuery = z.object({
+  status: TaskStatusFilter.optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number (decimal digits)')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_TASKS_PAGE))
+    .optional()
+    .openapi({ type: 'integer', minimum: 1, maximum: MAX_TASKS_PAGE, description: `Tasks per page, 1..${MAX_TASKS_PAGE}, default ${MAX_TASKS_PAGE}.` }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({ description: '`next_cursor` of the previous page (with the same `status`).' }),
+});
+
+export const TaskList = z
+  .object({
+    tasks: z.array(Task),
+    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
+  .openapi('TaskList');
 export const DeletedTask = z
   .object({ deleted: z.literal(true), id: Id('Task') })
   .openapi('DeletedTask');
@@ -109,8 +133,8 @@ export const tasksContract = c.router({
     path: '/mind/tasks',
     summary: 'List tasks',
     description:
-      'Tasks of the key\'s mind. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation.',
-    query: z.object({ status: TaskStatusFilter.optional() }),
+      'Tasks of the key\'s mind, at most `limit` (default 100) a page. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation. Page with `next_cursor`: a task is never shown twice or skipped while it keeps its place in the order; one that changes status, priority or due date between pages may move across the page boundary.',
+    query: TaskListQuery,
     responses: { 200: TaskList, ...errors(400) },
     metadata: auth,
   },

@@ -103,6 +103,7 @@ export const webhooksContract = c.router({
     method: 'GET',
     path: '/webhooks',
     summary: 'List webhooks',
+    description: "The key's mind's webhooks as a bare array (the spec's form). Not paged: a mind has at most 20 webhooks.",
     responses: { 200: z.array(Webhook) },
     metadata: auth,
   },

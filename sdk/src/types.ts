@@ -9,6 +9,7 @@ export type AuthResponse = z.output<typeof C.AuthResponse>;
 export type CreatedMind = z.output<typeof C.CreatedMind>;
 export type MindSummary = z.output<typeof C.MindSummary>;
 export type Task = z.output<typeof C.Task>;
+export type TaskList = z.output<typeof C.TaskList>;
 export type TaskPriority = z.output<typeof C.TaskPriority>;
 export type TaskStatus = z.output<typeof C.TaskStatus>;
 export type DeletedTask = z.output<typeof C.DeletedTask>;
@@ -46,7 +47,8 @@ export type LoginParams = z.input<typeof C.LoginBody>;
 export type CreateMindParams = z.input<typeof C.CreateMindBody>;
 export type CreateTaskParams = z.input<typeof C.CreateTaskBody>;
 export type UpdateTaskParams = z.input<typeof C.UpdateTaskBody>;
-export type ListTasksParams = { status?: z.input<typeof C.TaskStatusFilter> };
+/** `limit`: tasks per page (1..100, default 100); `cursor`: a page's `next_cursor`. */
+export type ListTasksParams = { status?: z.input<typeof C.TaskStatusFilter>; limit?: number; cursor?: string };
 export type StoreMemoryParams = z.input<typeof C.StoreMemoryBody>;
 export type UpdateMemoryParams = z.input<typeof C.UpdateMemoryBody>;
 /** Recall filters; `verified` as a boolean, `tags` as one tag or several (all required). */
@@ -54,6 +56,7 @@ export type RecallParams = Omit<z.input<typeof C.RecallQuery>, 'verified'> & { v
 export type ExportMindParams = { mind_id?: string; include_credentials?: boolean };
 export type ImportMindParams = { mode?: 'merge' | 'replace'; dry_run?: boolean };
 export type PostChatParams = z.input<typeof C.PostChatBody>;
+/** `limit`: 1..100 messages (default 50); `before`: a message id, to page back. */
 export type ListChatParams = { thread?: string; limit?: number; before?: string };
 export type CreateScriptParams = z.input<typeof C.CreateScriptBody>;
 export type UpdateScriptParams = z.input<typeof C.UpdateScriptBody>;

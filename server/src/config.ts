@@ -75,6 +75,10 @@ const EnvSchema = z.object({
     .transform((v) => (v.endsWith('d') ? Number(v.slice(0, -1)) * 86_400_000 : parseDuration(v)))
     .default('7d'),
   MIND_COMMANDS_KEPT_PER_COMPUTER: z.coerce.number().int().min(0).max(10_000_000).default(1000),
+  // Growth bounds (DESIGN section 13): minds per user, pending deliveries per webhook, mind deletion chunks.
+  MIND_MAX_MINDS_PER_USER: z.coerce.number().int().min(1).max(100000).default(100),
+  MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000000).default(1000),
+  MIND_DELETE_CHUNK_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
 });
 
 export interface Config {
@@ -117,6 +121,12 @@ export interface Config {
   maxResultBytes: number;
   commandRetentionMs: number;
   commandsKeptPerComputer: number;
+  /** Minds one user may have (the next POST /minds is a 409). */
+  maxMindsPerUser: number;
+  /** Pending deliveries kept per webhook; beyond it the oldest pending fail (see webhooks/worker.ts). */
+  maxPendingDeliveriesPerWebhook: number;
+  /** Rows a deleted mind's background purge removes per statement (minds/purge.ts). */
+  mindDeleteChunkSize: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -164,6 +174,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxResultBytes: e.MIND_MAX_RESULT_BYTES,
     commandRetentionMs: e.MIND_COMMAND_RETENTION,
     commandsKeptPerComputer: e.MIND_COMMANDS_KEPT_PER_COMPUTER,
+    maxMindsPerUser: e.MIND_MAX_MINDS_PER_USER,
+    maxPendingDeliveriesPerWebhook: e.MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK,
+    mindDeleteChunkSize: e.MIND_DELETE_CHUNK_SIZE,
     validateResponses: false,
   };
 }

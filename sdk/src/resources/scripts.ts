@@ -5,8 +5,22 @@ import { Resource } from './resource.js';
 
 /** Scripts kept in the client's mind (Mind Key); names are unique within the mind. */
 export class Scripts extends Resource {
+  /** Every script of the mind by name, following the pages (100 a page). */
   async list(options?: RequestOptions): Promise<Script[]> {
-    return (await ok(this.api.memories.listScripts({ requestOptions: options }))).scripts;
+    const scripts: Script[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.listPage({ cursor }, options);
+      scripts.push(...page.scripts);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return scripts;
+  }
+
+  /** One page of scripts by name (`limit` 1..100, default 100); pass `next_cursor` as `cursor` for the next. */
+  async listPage(params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<{ scripts: Script[]; next_cursor: string | null }> {
+    const query = { cursor: params.cursor, limit: params.limit === undefined ? undefined : String(params.limit) };
+    return ok(this.api.memories.listScripts({ query, requestOptions: options }));
   }
 
   async create(params: CreateScriptParams, options?: RequestOptions): Promise<Script> {

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { accountsMigrations } from '../accounts/migrations.js';
 import { computersMigrations } from '../computers/migrations.js';
 import { memoriesMigrations } from '../memories/migrations.js';
+import { mindsMigrations } from '../minds/migrations.js';
 import { tasksMigrations } from '../tasks/migrations.js';
 import { webhooksMigrations } from '../webhooks/migrations.js';
 import type { Migration } from './migration.js';
@@ -9,6 +10,7 @@ import type { Migration } from './migration.js';
 /** Every migration in the order it runs; each area owns its own (names start with the area's number). */
 export const migrations: Migration[] = [
   ...accountsMigrations, // 0100_
+  ...mindsMigrations, // 0150_
   ...tasksMigrations, // 0200_
   ...webhooksMigrations, // 0300_
   ...computersMigrations, // 0400_

@@ -46,7 +46,7 @@ export function memoriesArea(ctx: AppContext): Area<typeof contract.memories> {
       postChatMessage: async ({ body, caller }) => ({ status: 201, body: await chat.post(caller.mindId, body) }),
       listChatMessages: async ({ query, caller }) => ({ status: 200, body: { messages: await chat.list(caller.mindId, query) } }),
 
-      listScripts: async ({ caller }) => ({ status: 200, body: { scripts: await scripts.list(caller.mindId) } }),
+      listScripts: async ({ query, caller }) => ({ status: 200, body: await scripts.list(caller.mindId, query) }),
       createScript: async ({ body, caller }) => ({ status: 201, body: await scripts.create(caller.mindId, body) }),
       getScript: async ({ params, caller }) => ({ status: 200, body: await scripts.get(caller.mindId, params.id) }),
       updateScript: async ({ params, body, caller }) => ({ status: 200, body: await scripts.update(caller.mindId, params.id, body) }),

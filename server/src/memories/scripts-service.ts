@@ -4,7 +4,7 @@ import type { Conn, Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
-import { deleteScript, findScript, findScriptByName, insertScript, listScripts, updateScript } from './scripts-store.js';
+import { deleteScript, findScript, findScriptByName, insertScript, listScripts, listScriptsPage, updateScript } from './scripts-store.js';
 
 export interface CreateScriptInput {
   name: string;
@@ -29,8 +29,24 @@ export class ScriptsService {
     return this.ctx.clock.now().toISOString();
   }
 
-  list(mindId: string): Promise<Script[]> {
-    return listScripts(this.ctx.db, mindId);
+  /** One page by name; the cursor is the last name shown (base64url, opaque to clients). */
+  async list(mindId: string, query: { limit?: number; cursor?: string } = {}): Promise<{ scripts: Script[]; next_cursor: string | null }> {
+    let after: string | undefined;
+    if (query.cursor !== undefined) {
+      let value: unknown;
+      try {
+        value = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
+      } catch {
+        value = undefined;
+      }
+      if (!Array.isArray(value) || value[0] !== 1 || typeof value[1] !== 'string') {
+        throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /mind/scripts');
+      }
+      after = value[1];
+    }
+    const page = await listScriptsPage(this.ctx.db, mindId, query.limit ?? 100, after);
+    const last = page.scripts[page.scripts.length - 1];
+    return { scripts: page.scripts, next_cursor: page.more && last ? Buffer.from(JSON.stringify([1, last.name])).toString('base64url') : null };
   }
 
   async get(mindId: string, id: string): Promise<Script> {

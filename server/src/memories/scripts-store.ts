@@ -45,11 +45,23 @@ export async function deleteAllScripts(conn: Conn, mindId: string): Promise<numb
   return conn('scripts').where({ mind_id: mindId }).delete();
 }
 
-/** Every script of the mind by name. */
+/** Every script of the mind by name (export). */
 export async function listScripts(conn: Conn, mindId: string): Promise<Script[]> {
   const rows = await conn<ScriptRow>('scripts')
     .where({ mind_id: mindId })
     .orderBy([{ column: 'name' }, { column: 'id' }])
     .select(...COLUMNS);
   return rows.map(toScript);
+}
+
+/**
+ * One page of the mind's scripts by name, after the name `after` (names are unique in a mind, so
+ * the name alone is the keyset position; the scripts_mind_name index is walked from it). Reads
+ * `limit + 1` rows to learn whether another page follows: one query.
+ */
+export async function listScriptsPage(conn: Conn, mindId: string, limit: number, after?: string): Promise<{ scripts: Script[]; more: boolean }> {
+  const query = conn<ScriptRow>('scripts').where({ mind_id: mindId });
+  if (after !== undefined) query.where('name', '>', after);
+  const rows = await query.orderBy('name').limit(limit + 1).select(...COLUMNS);
+  return { scripts: rows.slice(0, limit).map(toScript), more: rows.length > limit };
 }

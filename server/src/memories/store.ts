@@ -91,6 +91,7 @@ export class MemoriesStore {
     const row = await conn('memories as m')
       .join('minds', 'minds.id', 'm.mind_id')
       .where('m.id', id)
+      .whereNull('minds.deleted_at') // a deleted mind's rows wait for their purge: gone for the API
       .first(...prefixed('m'), 'minds.user_id');
     return row && { memory: this.rows.toMemory(row as ReadRow), mindId: row.mind_id as string, userId: row.user_id as string };
   }

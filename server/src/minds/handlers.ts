@@ -1,11 +1,18 @@
 import type { contract } from '@mindservice/contract';
 import type { Area } from '../area.js';
 import type { AppContext } from '../context.js';
+import { MindPurger } from './purge.js';
 import { MindsService } from './service.js';
 
-export function mindsArea(ctx: AppContext): Area<typeof contract.minds> {
-  const minds = new MindsService(ctx);
+export type MindsArea = Area<typeof contract.minds> & { purger: MindPurger };
+
+export function mindsArea(ctx: AppContext): MindsArea {
+  const purger = new MindPurger(ctx);
+  const minds = new MindsService(ctx, () => purger.wake());
   return {
+    purger,
+    start: () => purger.wake(), // minds deleted before a restart
+    stop: () => purger.stop(),
     handlers: {
       createMind: async ({ body, caller }) => ({ status: 201, body: await minds.create(caller.userId, body) }),
       listMinds: async ({ caller }) => ({ status: 200, body: { minds: await minds.list(caller.userId) } }),

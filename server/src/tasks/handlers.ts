@@ -7,7 +7,7 @@ export function tasksArea(ctx: AppContext): Area<typeof contract.tasks> {
   const tasks = new TasksService(ctx);
   return {
     handlers: {
-      listTasks: async ({ query, caller }) => ({ status: 200, body: { tasks: await tasks.list(caller.mindId, query.status) } }),
+      listTasks: async ({ query, caller }) => ({ status: 200, body: await tasks.list(caller.mindId, query) }),
       createTask: async ({ body, caller }) => ({ status: 201, body: await tasks.create(caller.mindId, body) }),
       createTaskFromQuery: async ({ query, caller }) => ({ status: 201, body: await tasks.create(caller.mindId, query, 'query') }),
       getTask: async ({ params, caller }) => ({ status: 200, body: await tasks.get(caller.mindId, params.id) }),

@@ -1,9 +1,9 @@
-import type { CreateTaskBody, Task, TaskStatus, UpdateTaskBody } from '@mindservice/contract';
+import { type CreateTaskBody, MAX_TASKS_PAGE, type Task, type TaskStatus, type UpdateTaskBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
-import { deleteTask, findTask, findTaskForUpdate, insertImportedTask, insertTask, listTasks, listTasksForExport, updateTask } from './store.js';
+import { deleteTask, findTask, findTaskForUpdate, insertImportedTask, insertTask, listTasks, listTasksForExport, type TaskListPosition, updateTask } from './store.js';
 
 export type TaskListFilter = TaskStatus | 'all';
 
@@ -20,6 +20,26 @@ export function normaliseDueAt(value: string, field: string): string {
   const iso = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value).toISOString();
   if (!/^\d{4}-/.test(iso)) throw ApiError.invalidField(field, 'must be before the year 10000 in UTC');
   return iso;
+}
+
+/** A cursor is the last shown task's place in the list order, base64url JSON: opaque to clients. */
+function encodeTaskCursor(at: TaskListPosition): string {
+  return Buffer.from(JSON.stringify([1, at.statusRank, at.priorityRank, at.dueAt, at.createdAt, at.id])).toString('base64url');
+}
+
+function decodeTaskCursor(cursor: string): TaskListPosition {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    value = undefined;
+  }
+  const [v, statusRank, priorityRank, dueAt, createdAt, id] = Array.isArray(value) ? value : [];
+  const rank = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 3;
+  if (v !== 1 || !rank(statusRank) || !rank(priorityRank) || !(dueAt === null || typeof dueAt === 'string') || typeof createdAt !== 'string' || typeof id !== 'string') {
+    throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /mind/tasks');
+  }
+  return { statusRank, priorityRank, dueAt, createdAt, id };
 }
 
 export class TasksService {
@@ -46,9 +66,13 @@ export class TasksService {
     return task;
   }
 
-  list(mindId: string, status?: TaskListFilter): Promise<Task[]> {
+  /** One page of the list (see store.ts listTasks for the order and why keyset). */
+  async list(mindId: string, query: { status?: TaskListFilter; limit?: number; cursor?: string } = {}): Promise<{ tasks: Task[]; next_cursor: string | null }> {
+    const status = query.status;
     const statuses = status === undefined ? OPEN : status === 'all' ? undefined : [status];
-    return listTasks(this.ctx.db, mindId, statuses);
+    const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
+    const page = await listTasks(this.ctx.db, mindId, { statuses, limit: query.limit ?? MAX_TASKS_PAGE, after });
+    return { tasks: page.tasks, next_cursor: page.last ? encodeTaskCursor(page.last) : null };
   }
 
   async get(mindId: string, id: string): Promise<Task> {

@@ -73,13 +73,52 @@ export async function deleteTask(conn: Conn, mindId: string, id: string): Promis
   return (await conn<TaskRow>('tasks').where({ id, mind_id: mindId }).delete()) > 0;
 }
 
+/** Where a page of the task list ended: the list-order key of its last task. */
+export interface TaskListPosition {
+  statusRank: number;
+  priorityRank: number;
+  dueAt: string | null;
+  createdAt: string;
+  id: string;
+}
+
 /**
- * Tasks of the mind with the given statuses (all when omitted), in the list order:
- * `in_progress` first, then priority, then due_at (earliest first, none last), then creation.
+ * One page of the mind's tasks with the given statuses (all when omitted), in the list order:
+ * `in_progress` first, then priority, then due_at (earliest first, none last), then creation (id
+ * breaks ties). `after` is where the previous page ended; the page holds up to `limit` tasks and says
+ * where it ended when more follow.
+ *
+ * Keyset paging, not an offset: a page costs the same however deep it is (the tasks_list_order index
+ * is walked from the position, never counted through), and tasks completed or deleted on earlier
+ * pages (an agent working through its list) do not shift later pages, so none is skipped. Still one
+ * query: it reads `limit + 1` rows to learn whether another page follows.
  */
-export async function listTasks(conn: Conn, mindId: string, statuses?: TaskStatus[]): Promise<Task[]> {
+export async function listTasks(
+  conn: Conn,
+  mindId: string,
+  page: { statuses?: TaskStatus[]; limit: number; after?: TaskListPosition },
+): Promise<{ tasks: Task[]; last?: TaskListPosition }> {
   const query = conn<TaskRow>('tasks').where({ mind_id: mindId });
-  if (statuses) query.whereIn('status', statuses);
+  if (page.statuses) query.whereIn('status', page.statuses);
+  const at = page.after;
+  if (at) {
+    // (status_rank, priority_rank, due_at nulls last, created_at, id) > the position, spelled out
+    // because a row comparison would not order the NULL due_at as the list does.
+    const laterSameDue = (q: import('knex').Knex.QueryBuilder) =>
+      q.where('created_at', '>', at.createdAt).orWhere((w) => w.where('created_at', at.createdAt).where('id', '>', at.id));
+    query.where((w) =>
+      w.where('status_rank', '>', at.statusRank).orWhere((s) =>
+        s.where('status_rank', at.statusRank).where((p) =>
+          p.where('priority_rank', '>', at.priorityRank).orWhere((q) => {
+            q.where('priority_rank', at.priorityRank);
+            const due = at.dueAt;
+            if (due === null) q.whereNull('due_at').where(laterSameDue);
+            else q.where((d) => d.whereNull('due_at').orWhere('due_at', '>', due).orWhere((e) => e.where('due_at', due).where(laterSameDue)));
+          }),
+        ),
+      ),
+    );
+  }
   const rows = await query
     .orderBy('status_rank')
     .orderBy('priority_rank')
@@ -89,8 +128,16 @@ export async function listTasks(conn: Conn, mindId: string, statuses?: TaskStatu
     .orderBy('due_at')
     .orderBy('created_at')
     .orderBy('id')
-    .select(...COLUMNS);
-  return rows.map(toTask);
+    .limit(page.limit + 1)
+    .select(...COLUMNS, 'status_rank', 'priority_rank');
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const lastRow = shown[shown.length - 1];
+  const last =
+    more && lastRow
+      ? { statusRank: Number(lastRow.status_rank), priorityRank: Number(lastRow.priority_rank), dueAt: lastRow.due_at, createdAt: lastRow.created_at, id: lastRow.id }
+      : undefined;
+  return { tasks: shown.map(toTask), last };
 }
 
 /** For mind export: every task of the mind, any status, oldest first. */

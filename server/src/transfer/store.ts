@@ -8,7 +8,7 @@ import type { Conn } from '../db/database.js';
 export type TransferTable = 'memories' | 'tasks' | 'chat_messages' | 'scripts';
 
 export async function findMindInfo(conn: Conn, mindId: string, userId?: string) {
-  const query = conn('minds').where({ id: mindId });
+  const query = conn('minds').where({ id: mindId }).whereNull('deleted_at'); // deleted: gone for the API
   if (userId !== undefined) query.andWhere({ user_id: userId });
   const row = (await query.first('id', 'name', 'description')) as { id: string; name: string; description: string | null } | undefined;
   return row;

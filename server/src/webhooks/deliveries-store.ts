@@ -216,3 +216,56 @@ export async function listAttempts(conn: Conn, deliveryIds: string[]): Promise<A
     .orderBy([{ column: 'delivery_id' }, { column: 'attempt' }])
     .select('id', 'mind_id', 'delivery_id', 'attempt', 'at', 'status_code', 'error', 'duration_ms');
 }
+
+/** The reason a delivery failed without being sent because too many were pending for its webhook. */
+export const dropReason = (max: number) =>
+  `not sent: more than ${max} deliveries were pending for this webhook (MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK); the oldest were dropped`;
+
+/**
+ * Keeps at most `keep` pending deliveries of a webhook (not counting those claimed right now): the
+ * older ones fail without being sent, each with an attempt saying why (redeliver brings one back),
+ * at most `chunk` per call; returns how many. The walk is over the partial index of pending rows
+ * (`webhook_deliveries_pending`, so the literal `status = 'pending'`: a bound parameter would not
+ * let SQLite use it), newest first, skipping `keep` entries: cheap when under the cap.
+ */
+export async function failExcessPending(conn: Conn, webhookId: string, keep: number, now: string, chunk: number): Promise<number> {
+  const unclaimed = (q: import('knex').Knex.QueryBuilder) => q.where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', now));
+  const rows = await conn('webhook_deliveries')
+    .where('webhook_id', webhookId)
+    .whereRaw("status = 'pending'")
+    .modify(unclaimed)
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .offset(keep)
+    .limit(chunk)
+    .select<{ id: string; mind_id: string; attempt_count: number }[]>('id', 'mind_id', 'attempt_count');
+  if (rows.length === 0) return 0;
+  const error = dropReason(keep);
+  return conn.transaction(async (trx) => {
+    const ids = rows.map((r) => r.id);
+    const failed = new Set<string>(
+      await trx('webhook_deliveries').whereIn('id', ids).whereRaw("status = 'pending'").modify(unclaimed).pluck('id'),
+    );
+    if (failed.size === 0) return 0;
+    await trx('webhook_deliveries')
+      .whereIn('id', [...failed])
+      .update({ status: 'failed', next_attempt_at: null, locked_until: null, lock_token: null });
+    await trx<AttemptRow>('webhook_attempts').insert(
+      rows
+        .filter((r) => failed.has(r.id))
+        .map((r) => ({
+          id: newId(),
+          mind_id: r.mind_id,
+          delivery_id: r.id,
+          attempt: Number(r.attempt_count) + 1,
+          at: now,
+          status_code: null,
+          error,
+          duration_ms: 0,
+        })),
+    );
+    return failed.size;
+  });
+}

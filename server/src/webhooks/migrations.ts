@@ -60,4 +60,16 @@ export const webhooksMigrations: Migration[] = [
       await db.schema.dropTable('webhooks');
     },
   },
+  {
+    // The pending deliveries of one webhook, newest first: the worker keeps at most
+    // MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK of them (deliveries-store.ts failExcessPending).
+    // Partial, so it holds only the queue, never the delivery history.
+    name: '0310_webhook_deliveries_pending',
+    async up(db) {
+      await db.raw("CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (webhook_id, created_at, id) WHERE status = 'pending'");
+    },
+    async down(db) {
+      await db.raw('DROP INDEX IF EXISTS webhook_deliveries_pending');
+    },
+  },
 ];

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
-import { claimDueDeliveries, nextDueAt } from './deliveries-store.js';
+import { claimDueDeliveries, failExcessPending, nextDueAt } from './deliveries-store.js';
 
 /** Deliveries in flight at once. */
 const CONCURRENCY = 16;
@@ -14,6 +14,8 @@ const LOW_WATER = CONCURRENCY / 2;
 const IDLE_POLL_MS = 1000;
 /** After a database error, wait this long before claiming again. */
 const ERROR_BACKOFF_MS = 1000;
+/** Excess pending deliveries failed per statement (the rest on the next pass, events between). */
+const TRIM_CHUNK = 500;
 
 /**
  * Sends pending deliveries. Wakes at once when an event commits, otherwise sleeps until the next row
@@ -27,6 +29,8 @@ export class DeliveryWorker {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly leaseMs: number;
+  /** Webhooks with a settled attempt since the last pass: their pending deliveries are kept under the cap. */
+  private readonly toTrim = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -54,6 +58,7 @@ export class DeliveryWorker {
     try {
       do {
         this.again = false;
+        await this.trimPending();
         while (!this.stopped && this.inFlight.size < CONCURRENCY) {
           const now = this.ctx.clock.now();
           const token = newId();
@@ -76,6 +81,28 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: enforced here rather than where events queue deliveries,
+   * so the write path (every change's transaction) pays nothing. A webhook's pending rows grow only
+   * while its receiver fails or lags, and then its attempts settle all along (a new delivery is due at
+   * once): each settle brings its webhook here, and the oldest pending beyond the cap fail with an
+   * attempt saying why. Between two passes the queue may exceed the cap by what arrived meanwhile.
+   */
+  private async trimPending() {
+    const keep = this.ctx.config.maxPendingDeliveriesPerWebhook;
+    for (const webhookId of [...this.toTrim]) {
+      if (this.stopped) return;
+      this.toTrim.delete(webhookId);
+      const now = this.ctx.clock.now().toISOString();
+      const failed = await failExcessPending(this.ctx.db, webhookId, keep, now, TRIM_CHUNK);
+      if (failed === TRIM_CHUNK) {
+        this.toTrim.add(webhookId); // more beyond: the next pass goes on
+        this.again = true;
+      }
+      if (failed > 0) this.ctx.log.warn({ webhook_id: webhookId, failed, max: keep }, 'webhook: too many pending deliveries, the oldest dropped');
+    }
+  }
+
   private launch(delivery: Parameters<Deliverer['attempt']>[0], token: string) {
     const abort = new AbortController();
     const done = this.deliverer
@@ -83,6 +110,7 @@ export class DeliveryWorker {
       .catch((err) => this.ctx.log.error({ err, delivery_id: delivery.id }, 'webhook worker: attempt failed to record'))
       .finally(() => {
         this.inFlight.delete(delivery.id);
+        this.toTrim.add(delivery.webhook_id);
         if (this.inFlight.size <= LOW_WATER) this.wake();
       });
     this.inFlight.set(delivery.id, { abort, done });
