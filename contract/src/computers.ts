@@ -198,7 +198,14 @@ export type PollResult = z.infer<typeof PollResult>;
 export const CommandResultBody = z
   .object({
     status: z.enum(['done', 'failed']),
-    result: z.record(z.unknown()).optional().openapi({ example: { ok: true, duration_ms: 12 } }),
+    result: z
+      .record(z.unknown())
+      .optional()
+      .openapi({
+        description:
+          'Any JSON object (no string in it may hold U+0000, nested at most 64 levels); a screenshot\'s result must have `screenshot_b64`, the PNG as base64.',
+        example: { ok: true, duration_ms: 12 },
+      }),
     error: z.string().max(10_000).optional(),
   })
   .openapi('CommandResultBody');

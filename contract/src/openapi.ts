@@ -106,7 +106,33 @@ export function buildOpenApiDocument() {
     servers: [{ url: '/', description: 'This server' }],
   });
   liftParameterDescriptions(document);
+  forbidNul(document);
   return document;
+}
+
+/** No string the server reads may hold U+0000 (PostgreSQL cannot store one): a 400 naming the field. */
+const NUL_FREE = '^[^\\u0000]*$';
+const isStringSchema = (schema: Record<string, unknown>) =>
+  schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+
+/**
+ * States the NUL rule on every string schema of the document: `pattern` `^[^\u0000]*$`, or the
+ * schema's own pattern with a look-ahead refusing U+0000 in front. Answers never hold one either
+ * (nothing stored does), so the shared components may say it too.
+ */
+function forbidNul(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) forbidNul(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (isStringSchema(schema) && schema.enum === undefined && schema.const === undefined && schema.format !== 'binary') {
+    schema.pattern = typeof schema.pattern === 'string' ? `^(?![\\s\\S]*\\u0000)(?:${schema.pattern})` : NUL_FREE;
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'const' && key !== 'default') forbidNul(value);
+  }
 }
 
 type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
