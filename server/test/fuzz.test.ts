@@ -9,7 +9,7 @@
 // operation's description too):
 // - state: a path id must name a real resource of the caller (real ids are used); an install code,
 //   a login's password, a recall cursor, a chat `before` id and an export's `mind_id` must be real
-//   ones; e-mail addresses and webhook URLs unique; import ids, memory keys and script names unique
+//   ones; e-mail addresses, webhook URLs, script names and memory keys unique; import ids, memory keys and script names unique
 //   within the document;
 // - the configuration: a webhook URL must not be the service itself (`http://127.0.0.1:9/...` is used);
 // - the GET command form: which query parameters each `type` takes (parameters of another type are 400);
@@ -139,6 +139,15 @@ function rng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+/** A UUID v4 made from a seed (the same every run). */
+function seededUuid(seed: number): string {
+  const next = rng(seed);
+  const hex = Array.from({ length: 32 }, () => Math.floor(next() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = '89ab'[Math.floor(next() * 4)]!;
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
 const seedOf = (text: string) => [...text].reduce((h, c) => (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0, 7);
 
 const fake = (schema: Schema, seed: number) =>
@@ -162,7 +171,7 @@ interface Case {
   expect?: number[];
 }
 
-const VALID_PER_OPERATION = 3;
+const VALID_PER_OPERATION = 5;
 const MUTATIONS_PER_OPERATION = 5;
 const BAD_INTEGERS = ['0x10', '1e1', ' 5', '5.0', '+5', '１'];
 
@@ -329,6 +338,15 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         if (body.url !== undefined) body.url = `http://127.0.0.1:9/fuzz-${unique()}`;
         if (typeof body.secret === 'string') forbidden.add(body.secret);
         break;
+      case 'createScript':
+      case 'updateScript':
+        // Names are unique in a mind (409 otherwise).
+        if (typeof body.name === 'string') body.name = `${body.name}-${unique()}`;
+        break;
+      case 'updateMemory':
+        // A category and key are unique in a mind (409 otherwise).
+        if (typeof body.key === 'string') body.key = `${body.key}-${unique()}`;
+        break;
       case 'exportMind':
         q.mind_id = a.mindId;
         break;
@@ -369,7 +387,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         for (const kind of ['memories', 'tasks', 'chat', 'scripts'] as const) {
           const items = (body[kind] ?? []) as Array<Record<string, unknown>>;
           items.forEach((item, i) => {
-            item.id = randomUUID();
+            item.id = seededUuid(n * 100 + i + kind.length * 10_000);
             if (kind === 'memories' && item.key != null) item.key = `${String(item.key).trim()}-${i}`;
             if (kind === 'scripts') item.name = `${String(item.name).trim()}-${i}`;
           });
@@ -466,7 +484,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         out.push({ label: `another tenant's ${name}`, request: r, valid: false, expect: op.id === 'deleteMind' ? [403, 404] : [404] });
       }
       const r = clone();
-      r.params[name] = pick([randomUUID(), 'not-a-uuid', '%E2%82%AC', '1'.repeat(300)]);
+      r.params[name] = pick([seededUuid(Math.floor(random() * 1e9)), 'not-a-uuid', '%E2%82%AC', '1'.repeat(300)]);
       out.push({ label: `unknown ${name}`, request: r, valid: false, expect: [404] });
     }
     if (op.id === 'verifyMemory' || op.id === 'unverifyMemory') {
@@ -578,6 +596,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         if (problem === null && [400, 413, 415].includes(res.status)) fail('refused a request valid by the document');
         if (problem !== null && res.status !== 400 && !(c.expect && c.expect.includes(res.status)))
           fail(`accepted a request invalid by the document (${problem})`);
+        if (c.valid && problem !== null) fail(`the generator made a request invalid by the document (${problem})`);
         if (c.valid && problem === null && (res.status < 200 || res.status > 299)) fail('a valid request with real ids failed');
         if (c.expect && problem === null && !c.expect.includes(res.status)) fail(`expected ${c.expect.join(' or ')}`);
 
