@@ -98,7 +98,7 @@ export const IdParams = (what: string) => z.object({ id: Id(what) });
 
 
 /** A string the server trims that must keep at least one character: the document says so with a pattern (`\S`). */
-export const NonBlank = (max: number) => z.string().trim().min(1, 'must not be empty').max(max).regex(/\S/, 'must not be blank');
+export const NonBlank = (max: number) => z.string().trim().regex(/\S/, 'must not be empty').max(max);
 
 /**
  * An integer in a query string: decimal digits only (a `-` first where negatives are allowed), so `0x10`,
@@ -132,7 +132,10 @@ export function isIsoDateOrDateTime(value: string): boolean {
 /** The document states the whole rule as a pattern; the server checks the same pattern. */
 export const IsoDateOrDateTime = z
   .string()
-  .regex(ISO_DATE_OR_DATE_TIME, 'must be an ISO 8601 date (2026-12-01) or date-time with a time zone (2026-12-01T09:00:00Z)');
+  .regex(
+    ISO_DATE_OR_DATE_TIME,
+    'must be an ISO 8601 date (2026-12-01) or date-time with a time zone (2026-12-01T09:00:00Z) of the years 0001 to 9998 (in UTC before the year 10000)',
+  );
 
 /**
  * An update body must change something: an empty object (or one with only unknown fields, which are

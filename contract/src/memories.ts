@@ -103,7 +103,11 @@ export const RecallQuery = z.object({
   verified: QueryBoolean.optional().openapi({ description: 'true: only verified; false: only unverified.' }),
   since: IsoDateOrDateTime.optional().openapi({ description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).' }),
   limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
-  cursor: z.string().max(500).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({ description: '`next_cursor` of the previous page, with `q` and the filters unchanged (any other text is 400).' }),
 });
 
 export const RecallResult = z
@@ -322,8 +326,13 @@ export const memoriesContract = c.router({
     description:
       'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind).',
     query: z.object({
-      mind_id: z.string().optional().openapi({ description: 'With a JWT: which of your minds.' }),
-      include_credentials: QueryBoolean.optional().openapi({ description: 'With the owner\'s JWT: include `credentials` content in clear.' }),
+      mind_id: z
+        .string()
+        .optional()
+        .openapi({ description: 'With a JWT: which of your minds (required: 400 without it). With a Mind Key: its own mind or left out (another mind is 404).' }),
+      include_credentials: QueryBoolean.optional().openapi({
+        description: 'With the owner\'s JWT: include `credentials` content in clear (a Mind Key asking for it gets 403).',
+      }),
     }),
     responses: { 200: MindExport, ...errors(400, 404) },
     metadata: meta('mindKeyOrJwt', 'Memories'),
@@ -400,7 +409,7 @@ export const memoriesContract = c.router({
     query: z.object({
       thread: z.string().max(200).optional().openapi({ description: 'Thread name, default `default`.' }),
       limit: QueryInteger(1, 500).optional().openapi({ description: '1..500, default 50.' }),
-      before: z.string().optional().openapi({ description: 'A message id: only messages older than it.' }),
+      before: z.string().optional().openapi({ description: 'A message id of this mind: only messages older than it (an unknown id is 404).' }),
     }),
     responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
     metadata: chat,

@@ -3,14 +3,15 @@ import { DEPRECATED_EVENT_NAMES, VALID_EVENT_PATTERNS } from './events.js';
 import { z } from './zod.js';
 
 /** `https://...`, or `http://localhost` / `http://127.0.0.1` with any port (the scheme in any case). */
-const WEBHOOK_URL = /^\s*(?:[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#]|[Hh][Tt][Tt][Pp]:\/\/(?:localhost|127\.0\.0\.1)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|\s*$))/;
+const WEBHOOK_URL = /^\s*(?:[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#]|[Hh][Tt][Tt][Pp]:\/\/(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\.0\.0\.1)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|\s*$))/;
 const Url = z
   .string()
   .trim()
   .max(2000)
   .url()
-  .regex(WEBHOOK_URL, 'must be an https:// URL, or http://localhost / http://127.0.0.1 for development')
+  // The scheme rule is the service's (its messages); the document states it as a pattern.
   .openapi({
+    pattern: WEBHOOK_URL.source,
     description:
       '`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development. Also refused (400): the service\'s own address, and `http://localhost` unless the server listens on loopback only or MIND_WEBHOOK_ALLOW_LOCALHOST is set.',
     example: 'https://example.com/hooks/mind',
@@ -23,10 +24,10 @@ const EVENTS = new RegExp(`^[\\s,]*${EVENT_NAME}(?:\\s*,[\\s,]*${EVENT_NAME})*[\
 const Events = z
   .string()
   .trim()
-  .min(1)
   .max(2000)
-  .regex(EVENTS, `must be comma-separated event names; valid: ${VALID_EVENT_PATTERNS.join(', ')}`)
+  // The service reads the list (parseEventPatterns: its messages name the unknown names); the document states it as a pattern.
   .openapi({
+    pattern: EVENTS.source,
     description: `Comma-separated patterns: exact names, groups or \`*\`. Valid: ${VALID_EVENT_PATTERNS.join(', ')}.`,
     example: 'task.*,memory.created',
   });

@@ -12,7 +12,6 @@
 //   ones; e-mail addresses, webhook URLs, script names and memory keys unique; import ids, memory keys and script names unique
 //   within the document;
 // - the configuration: a webhook URL must not be the service itself (`http://127.0.0.1:9/...` is used);
-// - the GET command form: which query parameters each `type` takes (parameters of another type are 400);
 // - credentials: the export with a JWT names its mind; `include_credentials` needs the JWT;
 // - run time: the agent's poll waits `wait=0`, a screenshot is answered by a test agent at once.
 import assert from 'node:assert/strict';
@@ -38,6 +37,8 @@ interface Parameter {
   name: string;
   in: 'path' | 'query';
   required?: boolean;
+  style?: string;
+  explode?: boolean;
   schema: Schema;
 }
 interface Operation {
@@ -66,7 +67,12 @@ interface Op {
   path: string;
   auth: 'none' | 'jwt' | 'mindKey' | 'mindKeyOrJwt' | 'computerToken';
   pathParams: string[];
+  /** The plain query parameters as one object schema. */
   query: Schema | undefined;
+  /** Form-exploded object parameters (a query whose parameters go together): each a schema over the same query object. */
+  queryForms: Schema[];
+  /** Every query field's schema, from both. */
+  queryFields: Record<string, Schema>;
   body: Schema | undefined;
   statuses: Set<number>;
   responses: Map<number, { schema?: Schema; contentType?: string }>;
@@ -83,7 +89,17 @@ function authOf(op: Operation): Op['auth'] {
 const operations: Op[] = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item).map(([method, raw]): Op => {
     const parameters = (raw.parameters ?? []).map((p) => ({ ...p, schema: deref(p.schema) as Schema }));
-    const queryParams = parameters.filter((p) => p.in === 'query');
+    const isForm = (p: Parameter) => p.in === 'query' && p.style === 'form' && p.explode === true && p.schema.type !== 'string' && !p.schema.enum;
+    const queryParams = parameters.filter((p) => p.in === 'query' && !isForm(p));
+    const queryForms = parameters.filter(isForm).map((p) => p.schema);
+    const queryFields: Record<string, Schema> = Object.fromEntries(queryParams.map((p) => [p.name, p.schema]));
+    for (const form of queryForms) {
+      for (const variant of [form, ...((form.oneOf ?? form.anyOf ?? []) as Schema[])]) {
+        for (const [name, field] of Object.entries((variant.properties ?? {}) as Record<string, Schema | boolean>)) {
+          if (typeof field === 'object') queryFields[name] ??= field;
+        }
+      }
+    }
     const query: Schema | undefined = queryParams.length
       ? {
           type: 'object',
@@ -105,6 +121,8 @@ const operations: Op[] = Object.entries(document.paths).flatMap(([path, item]) =
       auth: authOf(raw),
       pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
       query,
+      queryForms,
+      queryFields,
       body: body ? (deref(body) as Schema) : undefined,
       statuses: new Set(responses.keys()),
       responses,
@@ -359,30 +377,6 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       case 'pollCommands':
         q.wait = 0;
         break;
-      case 'queueCommandFromQuery': {
-        const takes: Record<string, string[]> = {
-          screenshot: [],
-          click: ['x', 'y', 'button', 'double'],
-          move: ['x', 'y'],
-          type: ['text'],
-          key: ['keys'],
-          scroll: ['deltaX', 'deltaY'],
-          drag: ['fromX', 'fromY', 'toX', 'toY'],
-        };
-        const required: Record<string, string[]> = {
-          click: ['x', 'y'],
-          move: ['x', 'y'],
-          type: ['text'],
-          key: ['keys'],
-          drag: ['fromX', 'fromY', 'toX', 'toY'],
-        };
-        const type = q.type as string;
-        const properties = (op.query!.properties ?? {}) as Record<string, Schema>;
-        for (const name of Object.keys(q)) if (name !== 'type' && !takes[type]!.includes(name)) delete q[name];
-        for (const name of required[type] ?? []) q[name] ??= fake(properties[name]!, n);
-        if (type === 'scroll' && q.deltaX === undefined && q.deltaY === undefined) q.deltaY = 120;
-        break;
-      }
       case 'importMind':
         for (const kind of ['memories', 'tasks', 'chat', 'scripts'] as const) {
           const items = (body[kind] ?? []) as Array<Record<string, unknown>>;
@@ -400,7 +394,10 @@ describe('fuzz: every operation of docs/openapi.json', () => {
     const seed = seedOf(op.id) + n;
     const request: Request = {
       params: await realParams(op),
-      query: op.query ? (fake(op.query, seed) as Record<string, unknown>) : {},
+      query: Object.assign(
+        op.query ? (fake(op.query, seed) as Record<string, unknown>) : {},
+        ...op.queryForms.map((form, i) => fake(form, seed + 100 * (i + 1)) as Record<string, unknown>),
+      ),
       body: op.body ? fake(op.body, seed + 1000) : NO_BODY,
       credential: credentialFor(op),
       keyInQuery: n === 0 && op.auth === 'mindKey' && seedOf(op.id) % 2 === 0,
@@ -448,8 +445,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         out.push({ label: `body.${name} changed`, request: r, valid: false });
       }
     }
-    if (op.query) {
-      const properties = (op.query.properties ?? {}) as Record<string, Schema>;
+    if (op.query || op.queryForms.length) {
+      const properties = op.queryFields;
       const integers = Object.keys(properties).filter((k) => properties[k]!.type === 'integer');
       const enums = Object.keys(properties).filter((k) => Array.isArray(properties[k]!.enum) || properties[k]!.allOf);
       if (integers.length) {
@@ -549,14 +546,13 @@ describe('fuzz: every operation of docs/openapi.json', () => {
 
   /** Is the request valid by the document? (query values as a client sends them: integers as digits) */
   function documentProblem(op: Op, request: Request): string | null {
-    if (op.query) {
-      const values: Record<string, unknown> = {};
-      const properties = (op.query.properties ?? {}) as Record<string, Schema>;
-      for (const [k, v] of Object.entries(request.query)) {
-        if (v === undefined) continue;
-        values[k] = properties[k]?.type === 'integer' && typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-      }
-      const problem = check(op.query, values);
+    const values: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(request.query)) {
+      if (v === undefined) continue;
+      values[k] = op.queryFields[k]?.type === 'integer' && typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
+    }
+    for (const schema of [op.query, ...op.queryForms]) {
+      const problem = schema ? check(schema, values) : null;
       if (problem) return `query: ${problem}`;
     }
     if (op.body) {
