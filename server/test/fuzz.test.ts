@@ -67,6 +67,7 @@ interface Op {
   path: string;
   auth: 'none' | 'jwt' | 'mindKey' | 'mindKeyOrJwt' | 'computerToken';
   pathParams: string[];
+  pathSchemas: Record<string, Schema>;
   /** The plain query parameters as one object schema. */
   query: Schema | undefined;
   /** Form-exploded object parameters (a query whose parameters go together): each a schema over the same query object. */
@@ -89,7 +90,8 @@ function authOf(op: Operation): Op['auth'] {
 const operations: Op[] = Object.entries(document.paths).flatMap(([path, item]) =>
   Object.entries(item).map(([method, raw]): Op => {
     const parameters = (raw.parameters ?? []).map((p) => ({ ...p, schema: deref(p.schema) as Schema }));
-    const isForm = (p: Parameter) => p.in === 'query' && p.style === 'form' && p.explode === true && p.schema.type !== 'string' && !p.schema.enum;
+    const isForm = (p: Parameter) =>
+      p.in === 'query' && p.style === 'form' && p.explode === true && p.schema.type !== 'string' && !p.schema.enum;
     const queryParams = parameters.filter((p) => p.in === 'query' && !isForm(p));
     const queryForms = parameters.filter(isForm).map((p) => p.schema);
     const queryFields: Record<string, Schema> = Object.fromEntries(queryParams.map((p) => [p.name, p.schema]));
@@ -120,6 +122,7 @@ const operations: Op[] = Object.entries(document.paths).flatMap(([path, item]) =
       path,
       auth: authOf(raw),
       pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
+      pathSchemas: Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, p.schema])),
       query,
       queryForms,
       queryFields,
@@ -190,7 +193,7 @@ interface Case {
 }
 
 const VALID_PER_OPERATION = 5;
-const MUTATIONS_PER_OPERATION = 5;
+const MUTATIONS_PER_OPERATION = 6;
 const BAD_INTEGERS = ['0x10', '1e1', ' 5', '5.0', '+5', '１'];
 
 describe('fuzz: every operation of docs/openapi.json', () => {
@@ -443,11 +446,21 @@ describe('fuzz: every operation of docs/openapi.json', () => {
           'x'.repeat(70_000),
         ]);
         out.push({ label: `body.${name} changed`, request: r, valid: false });
+        // Text beyond ASCII: valid wherever the document allows the length, and then it must be stored.
+        const text = clone();
+        (text.body as Record<string, unknown>)[name] = pick(['Grüße, ça va? 🚀', 'Ωμέγα ✓ 東京', 'emoji 👩‍💻\u2028line']);
+        out.push({ label: `body.${name} is unicode`, request: text, valid: false });
       }
     }
     if (op.query || op.queryForms.length) {
       const properties = op.queryFields;
       const integers = Object.keys(properties).filter((k) => properties[k]!.type === 'integer');
+      const strings = Object.keys(properties).filter((k) => properties[k]!.type === 'string' && !properties[k]!.enum);
+      if (strings.length) {
+        const r = clone();
+        r.query[pick(strings)] = pick(['a\u0000b', 'Grüße 🚀']);
+        out.push({ label: 'query string changed', request: r, valid: false });
+      }
       const enums = Object.keys(properties).filter((k) => Array.isArray(properties[k]!.enum) || properties[k]!.allOf);
       if (integers.length) {
         const r = clone();
@@ -480,6 +493,9 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         r.params[name] = other;
         out.push({ label: `another tenant's ${name}`, request: r, valid: false, expect: op.id === 'deleteMind' ? [403, 404] : [404] });
       }
+      const nul = clone();
+      nul.params[name] = 'a\u0000b';
+      out.push({ label: `NUL in ${name}`, request: nul, valid: false });
       const r = clone();
       r.params[name] = pick([seededUuid(Math.floor(random() * 1e9)), 'not-a-uuid', '%E2%82%AC', '1'.repeat(300)]);
       out.push({ label: `unknown ${name}`, request: r, valid: false, expect: [404] });
@@ -546,6 +562,10 @@ describe('fuzz: every operation of docs/openapi.json', () => {
 
   /** Is the request valid by the document? (query values as a client sends them: integers as digits) */
   function documentProblem(op: Op, request: Request): string | null {
+    for (const [name, schema] of Object.entries(op.pathSchemas)) {
+      const problem = check(schema, request.params[name]);
+      if (problem) return `params.${name}: ${problem}`;
+    }
     const values: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(request.query)) {
       if (v === undefined) continue;
