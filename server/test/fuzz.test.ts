@@ -206,6 +206,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
   let loginUser: { email: string; password: string };
   const ids: Record<string, string> = {};
   let computerToken = '';
+  let otherMindKey = '';
+  let otherMarker = '';
 
   const as = (credential: string | undefined) => (credential ? bearer(credential) : {});
 
@@ -258,7 +260,9 @@ describe('fuzz: every operation of docs/openapi.json', () => {
 
     // The other tenant: a user with a mind holding one of everything, marked so any leak is found.
     const b = await svc.mind();
+    otherMindKey = b.mindKey;
     const marker = `tenant-b-${randomUUID()}`;
+    otherMarker = marker;
     const bComputer = await newComputer(b.mindKey, marker);
     const bIds = {
       user: b.userId,
@@ -412,6 +416,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
   /** Changes that make a request invalid by the document (or aim it at another tenant's data). */
   function mutations(op: Op, base: Request, random: () => number): Case[] {
     const out: Case[] = [];
+    /** Cases every run makes: another tenant's data, the wrong credential. */
+    const always: Case[] = [];
     const clone = (): Request => ({
       ...base,
       params: { ...base.params },
@@ -491,7 +497,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       if (other && op.id !== 'postCommandResult') {
         const r = clone();
         r.params[name] = other;
-        out.push({ label: `another tenant's ${name}`, request: r, valid: false, expect: op.id === 'deleteMind' ? [403, 404] : [404] });
+        always.push({ label: `another tenant's ${name}`, request: r, valid: false, expect: op.id === 'deleteMind' ? [403, 404] : [404] });
       }
       const nul = clone();
       nul.params[name] = 'a\u0000b';
@@ -500,13 +506,24 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       r.params[name] = pick([seededUuid(Math.floor(random() * 1e9)), 'not-a-uuid', '%E2%82%AC', '1'.repeat(300)]);
       out.push({ label: `unknown ${name}`, request: r, valid: false, expect: [404] });
     }
+    if (op.id === 'importMind' && base.body !== NO_BODY) {
+      // Another tenant's ids in the document: imported under ids of this mind, the other mind untouched.
+      const r = clone();
+      const doc = r.body as Record<string, Array<Record<string, unknown>>>;
+      const now = '2026-01-01T00:00:00Z';
+      doc.tasks = [{ id: ids['other.task'], title: 'imported', status: 'pending', created_at: now, updated_at: now, completed_at: null }];
+      doc.memories = [{ id: ids['other.memory'], category: 'note', content: 'imported', tags: [], created_at: now, updated_at: now }];
+      doc.scripts = [{ id: ids['other.script'], name: `imported-${random()}`, content: '', created_at: now, updated_at: now }];
+      doc.chat = [{ id: ids['other.chat'], role: 'human', content: 'imported', created_at: now }];
+      always.push({ label: "another tenant's ids in the document", request: r, valid: false, expect: [200] });
+    }
     if (op.id === 'verifyMemory' || op.id === 'unverifyMemory') {
-      out.push({ label: 'a Mind Key', request: { ...clone(), credential: a.mindKey }, valid: false, expect: [403] });
+      always.push({ label: 'a Mind Key', request: { ...clone(), credential: a.mindKey }, valid: false, expect: [403] });
     }
     // Seeded choice of a few.
     const chosen: Case[] = [];
     while (chosen.length < MUTATIONS_PER_OPERATION && out.length) chosen.push(out.splice(Math.floor(random() * out.length), 1)[0]!);
-    return chosen;
+    return [...always, ...chosen];
   }
 
   const encode = (value: unknown) => encodeURIComponent(typeof value === 'string' ? value : String(value));
@@ -629,6 +646,13 @@ describe('fuzz: every operation of docs/openapi.json', () => {
           fail(`answer contains ${leaked.length} forbidden value(s): ${leaked.map((s) => `${s.slice(0, 6)}…`).join(', ')}`);
       }
       timings.push(`${op.id} ${Date.now() - started} ms`);
+      // The other tenant's data is as it was.
+      const other = await svc.http.get(`/mind/task/${ids['other.task']}`).set(bearer(otherMindKey));
+      if (other.status !== 200 || other.body.title !== otherMarker)
+        problems.push(`the other tenant's task changed: ${other.status} ${other.text}`);
+      const otherMemory = await svc.http.get(`/memory/${ids['other.memory']}`).set(bearer(otherMindKey));
+      if (otherMemory.status !== 200 || otherMemory.body.content !== otherMarker)
+        problems.push(`the other tenant's memory changed: ${otherMemory.status}`);
       assert.deepEqual(problems, [], problems.join('\n\n'));
     });
   }
