@@ -97,6 +97,57 @@ export const NullableTimestamp = (what: string) =>
 export const IdParams = (what: string) => z.object({ id: Id(what) });
 
 
+/** A string the server trims that must keep at least one character: the document says so with a pattern (`\S`). */
+export const NonBlank = (max: number) => z.string().trim().regex(/\S/, 'must not be empty').max(max);
+
+/**
+ * An integer in a query string: decimal digits only (a `-` first where negatives are allowed), so `0x10`,
+ * `1e1`, ` 5` and `5.0` are 400s; the document says `type: integer` with its range.
+ */
+export const QueryInteger = (min: number, max: number) =>
+  z
+    .string()
+    .regex(min < 0 ? /^-?\d+$/ : /^\d+$/, min < 0 ? 'must be a whole number in decimal digits' : 'must be a whole number in decimal digits (0-9 only)')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    // A client passes a number (sent as its decimal digits); the server reads the query string's text.
+    .openapi({ type: 'integer', minimum: min, maximum: max }) as unknown as z.ZodType<number, z.ZodTypeDef, number>;
+
+// Years 0001-9998: a date-time's offset then never moves it out of four digits in UTC.
+const YEAR = String.raw`(?:0(?:00[1-9]|0[1-9]\d|[1-9]\d\d)|[1-8]\d{3}|9(?:[0-8]\d\d|9[0-8]\d|99[0-8]))`;
+const DATE =
+  String.raw`${YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))` +
+  String.raw`|(?:\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29`;
+const TIME = String.raw`T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)`;
+/** An ISO 8601 date (`2026-12-01`) or date-time with a zone (`2026-12-01T09:00:00Z`) that exists, leap days included, years 0001-9998. */
+export const ISO_DATE_OR_DATE_TIME = new RegExp(`^(?:${DATE})(?:${TIME})?$`);
+
+/** True for an ISO 8601 date (`2026-12-01`) or date-time with a zone (`2026-12-01T09:00:00Z`) that exists. */
+export function isIsoDateOrDateTime(value: string): boolean {
+  if (!ISO_DATE_OR_DATE_TIME.test(value)) return false;
+  // The pattern checks the calendar; Date.parse the rest. (Date.UTC would read years 0-99 as 1900-1999.)
+  return !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
+}
+
+/** The document states the whole rule as a pattern; the server checks the same pattern. */
+export const IsoDateOrDateTime = z
+  .string()
+  .regex(
+    ISO_DATE_OR_DATE_TIME,
+    'must be an ISO 8601 date (2026-12-01) or date-time with a time zone (2026-12-01T09:00:00Z) of the years 0001 to 9998 (in UTC before the year 10000)',
+  );
+
+/**
+ * An update body must change something: an empty object (or one with only unknown fields, which are
+ * ignored) is a 400. The document says it as `anyOf` one of the fields `required`.
+ */
+export function atLeastOneOf<T extends z.AnyZodObject>(schema: T) {
+  const names = Object.keys(schema.shape);
+  return schema
+    .refine((value) => Object.values(value).some((v) => v !== undefined), { message: `must give at least one of: ${names.join(', ')}` })
+    .openapi({ anyOf: names.map((name) => ({ required: [name] })) });
+}
+
 /** Query booleans arrive as strings. */
 export const QueryBoolean = z
   .enum(['true', 'false', '1', '0'])

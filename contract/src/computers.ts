@@ -1,4 +1,19 @@
-import { bodyErrors, c, credentialErrors, errors, Id, LARGE_BODY_LIMIT, meta, mindKeyErrors, NullableTimestamp, QueryBoolean, routerOptions, Timestamp } from './common.js';
+import {
+  bodyErrors,
+  c,
+  credentialErrors,
+  errors,
+  Id,
+  LARGE_BODY_LIMIT,
+  meta,
+  mindKeyErrors,
+  NonBlank,
+  NullableTimestamp,
+  QueryBoolean,
+  QueryInteger,
+  routerOptions,
+  Timestamp,
+} from './common.js';
 import { z } from './zod.js';
 
 const Coordinate = z.number().int().min(0).max(100_000).openapi({ description: 'Pixels from the top-left corner.' });
@@ -19,7 +34,7 @@ export const TypePayload = z
 export const KeyPayload = z
   .object({
     keys: z
-      .array(z.string().trim().min(1).max(50))
+      .array(NonBlank(50))
       .min(1)
       .max(10)
       .openapi({ description: 'A key combination, pressed together, e.g. `["ctrl", "c"]`.' }),
@@ -30,7 +45,12 @@ export const ScrollPayload = z
     deltaX: Delta.optional().openapi({ description: 'Pixels; positive scrolls right. Default 0.' }),
     deltaY: Delta.optional().openapi({ description: 'Pixels; positive scrolls down. Default 0.' }),
   })
-  .openapi('ScrollPayload', { example: { deltaX: 0, deltaY: 300 } });
+  .refine((p) => p.deltaX !== undefined || p.deltaY !== undefined, { message: 'is required when deltaX is not given (a scroll needs one of them)', path: ['deltaY'] })
+  .openapi('ScrollPayload', {
+    description: 'At least one of `deltaX` and `deltaY`.',
+    anyOf: [{ required: ['deltaX'] }, { required: ['deltaY'] }],
+    example: { deltaX: 0, deltaY: 300 },
+  });
 export const DragPayload = z
   .object({ fromX: Coordinate, fromY: Coordinate, toX: Coordinate, toY: Coordinate })
   .openapi('DragPayload', { example: { fromX: 10, fromY: 10, toX: 200, toY: 150 } });
@@ -64,27 +84,32 @@ export const QueueCommandBody = z
   .openapi('QueueCommandBody', { example: { type: 'click', payload: { x: 640, y: 360 } } });
 export type QueueCommandBody = z.infer<typeof QueueCommandBody>;
 
-const QueryInt = z
-  .string()
-  .regex(/^-?\d+$/, 'must be a whole number')
-  .transform(Number);
+const QueryCoordinate = QueryInteger(0, 100_000);
+const QueryDelta = QueryInteger(-100_000, 100_000);
+/** `keys`: 1..10 comma-separated names, each 1..50 characters after trimming. */
+const KEY_NAME = String.raw`\s*[^,\s](?:[^,]{0,48}[^,\s])?\s*`;
+const QUERY_KEYS = new RegExp(`^${KEY_NAME}(?:,${KEY_NAME}){0,9}$`);
 
 /** `GET /computers/:id/command`: the payload's own names as query parameters. */
 export const QueueCommandQuery = z
   .object({
     type: CommandType.openapi({ description: 'screenshot, click, move, type, key, scroll or drag.' }),
-    x: QueryInt.optional().openapi({ description: 'click, move: pixels from the left.' }),
-    y: QueryInt.optional().openapi({ description: 'click, move: pixels from the top.' }),
+    x: QueryCoordinate.optional().openapi({ description: 'click, move (required): pixels from the left.' }),
+    y: QueryCoordinate.optional().openapi({ description: 'click, move (required): pixels from the top.' }),
     button: z.enum(['left', 'right', 'middle']).optional().openapi({ description: 'click: default left.' }),
     double: QueryBoolean.optional().openapi({ description: 'click: true for a double-click.' }),
-    text: z.string().optional().openapi({ description: 'type: the text to type.' }),
-    keys: z.string().optional().openapi({ description: 'Comma-separated, e.g. `ctrl,c`.' }),
-    deltaX: QueryInt.optional().openapi({ description: 'scroll: pixels, positive is right.' }),
-    deltaY: QueryInt.optional().openapi({ description: 'scroll: pixels, positive is down.' }),
-    fromX: QueryInt.optional().openapi({ description: 'drag: start x.' }),
-    fromY: QueryInt.optional().openapi({ description: 'drag: start y.' }),
-    toX: QueryInt.optional().openapi({ description: 'drag: end x.' }),
-    toY: QueryInt.optional().openapi({ description: 'drag: end y.' }),
+    text: z.string().min(1).max(10_000).optional().openapi({ description: 'type (required): the text to type.' }),
+    keys: z
+      .string()
+      .regex(QUERY_KEYS, 'must be 1 to 10 comma-separated key names of 1 to 50 characters')
+      .optional()
+      .openapi({ description: 'key (required): 1 to 10 comma-separated key names, e.g. `ctrl,c`.' }),
+    deltaX: QueryDelta.optional().openapi({ description: 'scroll (this or deltaY): pixels, positive is right.' }),
+    deltaY: QueryDelta.optional().openapi({ description: 'scroll (this or deltaX): pixels, positive is down.' }),
+    fromX: QueryCoordinate.optional().openapi({ description: 'drag (required): start x.' }),
+    fromY: QueryCoordinate.optional().openapi({ description: 'drag (required): start y.' }),
+    toX: QueryCoordinate.optional().openapi({ description: 'drag (required): end x.' }),
+    toY: QueryCoordinate.optional().openapi({ description: 'drag (required): end y.' }),
   })
   .openapi({ example: { type: 'click', x: 640, y: 360 } as never });
 
@@ -168,7 +193,7 @@ export type Computer = z.infer<typeof Computer>;
 
 export const InstallCodeBody = z
   .object({
-    computer_name: z.string().trim().min(1).max(200).optional().openapi({ example: 'office-desktop' }),
+    computer_name: NonBlank(200).optional().openapi({ example: 'office-desktop' }),
     mind_id: z.string().optional().openapi({ description: 'With a JWT: tie the computer to one of your minds.' }),
   })
   .openapi('InstallCodeBody');
@@ -183,9 +208,9 @@ export type InstallCode = z.infer<typeof InstallCode>;
 
 export const RegisterComputerBody = z
   .object({
-    code: z.string().trim().min(1).max(20).openapi({ example: 'K7QM-4XHP' }),
-    computer_name: z.string().trim().min(1).max(200),
-    platform: z.string().trim().min(1).max(200),
+    code: NonBlank(20).openapi({ description: 'An install code from POST /computers/install-code; unknown, expired or used codes are 400.', example: 'K7QM-4XHP' }),
+    computer_name: NonBlank(200),
+    platform: NonBlank(200),
     platform_release: z.string().trim().max(200),
     python: z.string().trim().max(200).openapi({ description: 'The agent runtime\'s version (the field keeps the spec\'s name).' }),
   })
@@ -207,7 +232,14 @@ export type PollResult = z.infer<typeof PollResult>;
 export const CommandResultBody = z
   .object({
     status: z.enum(['done', 'failed']),
-    result: z.record(z.unknown()).optional().openapi({ example: { ok: true, duration_ms: 12 } }),
+    result: z
+      .record(z.unknown())
+      .optional()
+      .openapi({
+        description:
+          'Any JSON object (no string in it may hold U+0000, nested at most 64 levels); a screenshot\'s result must have `screenshot_b64`, the PNG as base64.',
+        example: { ok: true, duration_ms: 12 },
+      }),
     error: z.string().max(10_000).optional(),
   })
   .openapi('CommandResultBody');
@@ -251,7 +283,7 @@ export const computersContract = c.router({
     summary: 'Wait for commands (agent)',
     description:
       'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
-    query: z.object({ wait: z.coerce.number().int().min(0).max(60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
+    query: z.object({ wait: QueryInteger(0, 60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
     responses: { 200: PollResult, ...errors(400), ...credentialErrors },
     metadata: agent,
   },
@@ -289,7 +321,10 @@ export const computersContract = c.router({
     method: 'GET',
     path: '/computers/:id/command',
     summary: 'Queue a command from query parameters',
-    description: 'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`.',
+    description:
+      'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`. ' +
+      'Each type takes its payload\'s fields and no others (400 naming a parameter of another type): screenshot none; click `x`, `y` (required), `button`, `double`; ' +
+      'move `x`, `y` (required); type `text` (required); key `keys` (required); scroll `deltaX` and/or `deltaY` (at least one); drag `fromX`, `fromY`, `toX`, `toY` (required).',
     pathParams: ComputerParams,
     query: QueueCommandQuery,
     responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },
@@ -303,7 +338,7 @@ export const computersContract = c.router({
       'Newest first, a page at a time: pass `next_cursor` as `cursor` for the next page (null on the last). Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
     pathParams: ComputerParams,
     query: z.object({
-      limit: z.coerce.number().int().min(1).max(200).optional().openapi({ description: '1..200, default 20.' }),
+      limit: QueryInteger(1, 200).optional().openapi({ description: '1..200, default 20.' }),
       cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
     }),
     responses: { 200: CommandList, ...errors(400, 404), ...mindKeyErrors },

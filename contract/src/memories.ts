@@ -1,5 +1,22 @@
-import { bodyErrors, c, errors, Id, IdParams, LARGE_BODY_LIMIT, meta, mindKeyErrors, NullableTimestamp, QueryBoolean, routerOptions, Timestamp } from './common.js';
-import { Task } from './tasks.js';
+import {
+  atLeastOneOf,
+  bodyErrors,
+  c,
+  errors,
+  Id,
+  IdParams,
+  IsoDateOrDateTime,
+  LARGE_BODY_LIMIT,
+  meta,
+  mindKeyErrors,
+  NonBlank,
+  NullableTimestamp,
+  QueryBoolean,
+  QueryInteger,
+  routerOptions,
+  Timestamp,
+} from './common.js';
+import { DueAt, Task, TaskPriority, TaskStatus } from './tasks.js';
 import { z } from './zod.js';
 
 /** A recall can require at most this many tags (a memory holds at most 50). */
@@ -25,7 +42,7 @@ export const MemoryCategory = z
   .openapi('MemoryCategory', { description: '`credentials` memories are encrypted at rest and never searched by full text.' });
 export type MemoryCategory = z.infer<typeof MemoryCategory>;
 
-const Tag = z.string().trim().min(1).max(100);
+const Tag = NonBlank(100);
 const Tags = z.array(Tag).max(50).openapi({ example: ['writing', 'style'] });
 
 export const Memory = z
@@ -47,7 +64,7 @@ export type Memory = z.infer<typeof Memory>;
 export const StoreMemoryBody = z
   .object({
     category: MemoryCategory,
-    key: z.string().trim().min(1).max(200).optional().openapi({ example: 'writing-style' }),
+    key: NonBlank(200).optional().openapi({ example: 'writing-style' }),
     content: z.string().min(1).max(65536).openapi({ example: 'Prefers short sentences and British spelling.' }),
     tags: Tags.optional(),
     source: z.string().max(200).optional(),
@@ -55,15 +72,15 @@ export const StoreMemoryBody = z
   .openapi('StoreMemoryBody');
 export type StoreMemoryBody = z.infer<typeof StoreMemoryBody>;
 
-export const UpdateMemoryBody = z
-  .object({
+export const UpdateMemoryBody = atLeastOneOf(
+  z.object({
     category: MemoryCategory.optional(),
-    key: z.string().trim().min(1).max(200).nullish(),
+    key: NonBlank(200).nullish(),
     content: z.string().min(1).max(65536).optional(),
     tags: Tags.optional(),
     source: z.string().max(200).nullish(),
-  })
-  .openapi('UpdateMemoryBody');
+  }),
+).openapi('UpdateMemoryBody', { description: 'Only the fields given change (at least one); unknown fields are ignored.' });
 export type UpdateMemoryBody = z.infer<typeof UpdateMemoryBody>;
 
 export const RecallHit = Memory.extend({
@@ -71,17 +88,26 @@ export const RecallHit = Memory.extend({
 }).openapi('RecallHit');
 
 export const RecallQuery = z.object({
-  q: z.string().max(1000).optional().openapi({ description: 'Words to search for in key, content and tags. Empty: newest first.' }),
+  q: z
+    .string()
+    .max(1000)
+    .regex(/^\s*$|[\p{L}\p{N}]/u, 'has no letters or digits to search for (leave it out to list the newest memories)')
+    .optional()
+    .openapi({ description: 'Words to search for in key, content and tags: blank, or with at least one letter or digit. Empty: newest first.' }),
   category: MemoryCategory.optional().openapi({ description: 'Only this category (`credentials` only when asked for).' }),
-  key: z.string().max(200).optional().openapi({ description: 'Only the memory with this key.' }),
+  memory_key: z.string().max(200).optional().openapi({ description: 'Only the memory with this key. (`key` in a query string is always the Mind Key.)' }),
   tags: z
     .union([Tag, z.array(Tag).max(MAX_RECALL_TAGS)])
     .optional()
     .openapi({ description: `Repeat to require several (at most ${MAX_RECALL_TAGS}): \`tags=a&tags=b\`.` }),
   verified: QueryBoolean.optional().openapi({ description: 'true: only verified; false: only unverified.' }),
-  since: z.string().datetime({ offset: true }).optional().openapi({ description: 'Only memories changed at or after this time.' }),
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1..100, default 20.' }),
-  cursor: z.string().max(500).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+  since: IsoDateOrDateTime.optional().openapi({ description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).' }),
+  limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({ description: '`next_cursor` of the previous page, with `q` and the filters unchanged (any other text is 400).' }),
 });
 
 export const RecallResult = z
@@ -116,7 +142,7 @@ export const PostChatBody = z
   .object({
     role: ChatRole,
     content: z.string().min(1).max(65536),
-    thread: z.string().trim().min(1).max(200).optional(),
+    thread: NonBlank(200).optional(),
   })
   .openapi('PostChatBody');
 
@@ -135,20 +161,20 @@ export type Script = z.infer<typeof Script>;
 
 export const CreateScriptBody = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: NonBlank(200),
     description: z.string().max(20000).optional(),
-    language: z.string().trim().min(1).max(50).optional(),
+    language: NonBlank(50).optional(),
     content: z.string().max(1_000_000),
   })
   .openapi('CreateScriptBody');
-export const UpdateScriptBody = z
-  .object({
-    name: z.string().trim().min(1).max(200).optional(),
+export const UpdateScriptBody = atLeastOneOf(
+  z.object({
+    name: NonBlank(200).optional(),
     description: z.string().max(20000).nullish(),
-    language: z.string().trim().min(1).max(50).nullish(),
+    language: NonBlank(50).nullish(),
     content: z.string().max(1_000_000).optional(),
-  })
-  .openapi('UpdateScriptBody');
+  }),
+).openapi('UpdateScriptBody', { description: 'Only the fields given change (at least one); unknown fields are ignored.' });
 
 export const MindExport = z
   .object({
@@ -163,6 +189,79 @@ export const MindExport = z
   })
   .openapi('MindExport', { description: 'The whole mind as one versioned document. Webhook secrets are never exported.' });
 export type MindExport = z.infer<typeof MindExport>;
+
+const ImportId = z.string().uuid().openapi({ description: 'A UUID, unique among the items of its kind in the document.' });
+const ImportTime = IsoDateOrDateTime.openapi({ description: 'ISO 8601 date or date-time with a zone.' });
+
+/**
+ * The document `POST /memory/mind-import` takes: an export, each item held to the rules of its create
+ * route (an export of this service always passes). Rules a schema cannot say, stated here: ids are
+ * unique within each kind, a memory's category and key once in the document, a script's name once.
+ */
+export const MindImport = z
+  .object({
+    format: z.literal('mind-export/1'),
+    exported_at: z.string().max(100),
+    mind: z.object({ id: z.string().max(100), name: z.string().max(200), description: z.string().max(20000).nullable() }).partial().optional(),
+    memories: z
+      .array(
+        z.object({
+          id: ImportId,
+          category: MemoryCategory,
+          key: NonBlank(200).nullish(),
+          content: z.string().min(1).max(65536),
+          tags: Tags,
+          source: z.string().max(200).nullish(),
+          created_at: ImportTime,
+          updated_at: ImportTime,
+        }),
+      )
+      .max(IMPORT_LIMITS.memories)
+      .openapi({ description: 'Ids unique; a category and key at most once. `verified` is not imported (a human verifies).' }),
+    tasks: z
+      .array(
+        z.object({
+          id: ImportId,
+          title: NonBlank(500),
+          description: z.string().max(20000).nullish(),
+          priority: TaskPriority.optional(),
+          status: TaskStatus,
+          due_at: DueAt.nullish(),
+          created_at: ImportTime,
+          updated_at: ImportTime,
+          completed_at: ImportTime.nullable(),
+        }),
+      )
+      .max(IMPORT_LIMITS.tasks)
+      .openapi({ description: 'Ids unique.' }),
+    chat: z
+      .array(z.object({ id: ImportId, role: ChatRole, content: z.string().min(1).max(65536), thread: NonBlank(200).optional(), created_at: ImportTime }))
+      .max(IMPORT_LIMITS.chat)
+      .openapi({ description: 'Ids unique.' }),
+    scripts: z
+      .array(
+        z.object({
+          id: ImportId,
+          name: NonBlank(200),
+          description: z.string().max(20000).nullish(),
+          language: NonBlank(50).nullish(),
+          content: z.string().max(1_000_000),
+          created_at: ImportTime,
+          updated_at: ImportTime,
+        }),
+      )
+      .max(IMPORT_LIMITS.scripts)
+      .openapi({ description: 'Ids unique; a name at most once.' }),
+    webhooks: z
+      .array(z.object({ url: z.string().max(2000), events: z.string().max(2000), enabled: z.boolean() }))
+      .max(IMPORT_LIMITS.webhooks)
+      .openapi({ description: 'Counted as skipped: their secrets are not in exports.' }),
+  })
+  .openapi('MindImport', {
+    description:
+      'A `mind-export/1` document (GET /memory/mind-export answers one). Each item follows its create route\'s rules; ids are unique within each kind, a memory\'s category and key and a script\'s name at most once (400 naming the item otherwise).',
+  });
+export type MindImport = z.infer<typeof MindImport>;
 
 const Counts = z.object({
   memories: z.number().int(),
@@ -227,8 +326,13 @@ export const memoriesContract = c.router({
     description:
       'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind).',
     query: z.object({
-      mind_id: z.string().optional().openapi({ description: 'With a JWT: which of your minds.' }),
-      include_credentials: QueryBoolean.optional().openapi({ description: 'With the owner\'s JWT: include `credentials` content in clear.' }),
+      mind_id: z
+        .string()
+        .optional()
+        .openapi({ description: 'With a JWT: which of your minds (required: 400 without it). With a Mind Key: its own mind or left out (another mind is 404).' }),
+      include_credentials: QueryBoolean.optional().openapi({
+        description: 'With the owner\'s JWT: include `credentials` content in clear (a Mind Key asking for it gets 403).',
+      }),
     }),
     responses: { 200: MindExport, ...errors(400, 404) },
     metadata: meta('mindKeyOrJwt', 'Memories'),
@@ -239,7 +343,7 @@ export const memoriesContract = c.router({
     summary: 'Import a mind export',
     description: 'Takes a `mind-export/1` document into the key\'s mind: `merge` or `replace`; `dry_run=true` reports without changing.',
     query: ImportQuery,
-    body: MindExport,
+    body: MindImport,
     responses: { 200: ImportResult, ...errors(413), ...bodyErrors },
     metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT }),
   },
@@ -282,6 +386,7 @@ export const memoriesContract = c.router({
     method: 'POST',
     path: '/memory/:id/unverify',
     summary: 'Withdraw verification (human only)',
+    description: 'Needs the owning user\'s JWT; a Mind Key gets 403.',
     pathParams: MemoryParams,
     body: c.noBody(),
     responses: { 200: Memory, ...errors(404) },
@@ -303,14 +408,8 @@ export const memoriesContract = c.router({
     description: 'Messages of a thread, newest last. `before` (a message id) pages back.',
     query: z.object({
       thread: z.string().max(200).optional().openapi({ description: 'Thread name, default `default`.' }),
-      limit: z
-        .string()
-        .regex(/^\d+$/, 'must be a whole number (decimal digits)')
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .optional()
-        .openapi({ type: 'integer', minimum: 1, maximum: 100, description: 'Messages per page, 1..100, default 50.' }),
-      before: z.string().optional().openapi({ description: 'A message id: only messages older than it.' }),
+      limit: QueryInteger(1, 100).optional().openapi({ description: 'Messages per page, 1..100, default 50.' }),
+      before: z.string().optional().openapi({ description: 'A message id of this mind: only messages older than it (an unknown id is 404).' }),
     }),
     responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
     metadata: chat,
@@ -322,13 +421,7 @@ export const memoriesContract = c.router({
     description:
       'Scripts of the key\'s mind by name, at most `limit` (default 100) a page, each with its content. Page with `next_cursor`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.',
     query: z.object({
-      limit: z
-        .string()
-        .regex(/^\d+$/, 'must be a whole number (decimal digits)')
-        .transform(Number)
-        .pipe(z.number().int().min(1).max(100))
-        .optional()
-        .openapi({ type: 'integer', minimum: 1, maximum: 100, description: 'Scripts per page, 1..100, default 100.' }),
+      limit: QueryInteger(1, 100).optional().openapi({ description: 'Scripts per page, 1..100, default 100.' }),
       cursor: z.string().max(1000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
     }),
     responses: {

@@ -1,9 +1,9 @@
-import { bodyErrors, c, credentialErrors, errors, Id, IdParams, meta, NullableTimestamp, routerOptions, Timestamp } from './common.js';
+import { bodyErrors, c, credentialErrors, errors, Id, IdParams, meta, NonBlank, NullableTimestamp, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 export const CreateMindBody = z
   .object({
-    name: z.string().trim().min(1).max(200).openapi({ example: 'research-assistant' }),
+    name: NonBlank(200).openapi({ example: 'research-assistant' }),
     description: z.string().max(20000).optional().openapi({ example: 'Keeps notes for the literature review' }),
   })
   .openapi('CreateMindBody');

@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { type AuthKind, ErrorObject, errorDescription } from './common.js';
+import { COMMAND_PAYLOADS, COMMAND_TYPES } from './computers.js';
 import { contract } from './index.js';
 import { listRoutes } from './routes.js';
 import type { z } from './zod.js';
@@ -106,7 +107,92 @@ export function buildOpenApiDocument() {
     servers: [{ url: '/', description: 'This server' }],
   });
   liftParameterDescriptions(document);
+  commandQueryForm(document);
+  forbidNul(document);
   return document;
+}
+
+interface ParameterObject {
+  name: string;
+  in: string;
+  schema?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A payload schema's field names and the required ones (through a refinement), and its own `anyOf` rule if any. */
+function payloadFields(schema: z.ZodTypeAny) {
+  let inner = schema;
+  while (inner._def.typeName === 'ZodEffects') inner = inner._def.schema;
+  const shape = (inner as z.AnyZodObject).shape as Record<string, z.ZodTypeAny>;
+  const names = Object.keys(shape);
+  const anyOf = (schema._def as { openapi?: { metadata?: { anyOf?: unknown } } }).openapi?.metadata?.anyOf;
+  return { names, required: names.filter((name) => !shape[name]!.isOptional()), anyOf };
+}
+
+/**
+ * `GET /computers/{id}/command` takes each type's own payload fields as query parameters, and no field of
+ * another type. OpenAPI says which query parameters go together with one form-exploded object parameter
+ * whose schema has a variant per type; the field rules stay those of the contract's query schema.
+ */
+function commandQueryForm(document: Document) {
+  const operation = (document.paths?.['/computers/{id}/command'] as { get?: { parameters?: ParameterObject[] } } | undefined)?.get;
+  if (!operation?.parameters) return;
+  const query = operation.parameters.filter((p) => p.in === 'query');
+  const fields = Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }]));
+  const payloadNames = Object.keys(fields).filter((name) => name !== 'type');
+  const variants = COMMAND_TYPES.map((type) => {
+    const { names, required, anyOf } = payloadFields(COMMAND_PAYLOADS[type]);
+    return {
+      type: 'object',
+      title: type,
+      properties: {
+        type: { type: 'string', const: type },
+        ...Object.fromEntries(names.map((name) => [name, fields[name]])),
+        // Another type's fields are refused (400).
+        ...Object.fromEntries(payloadNames.filter((name) => !names.includes(name)).map((name) => [name, false])),
+      },
+      required: ['type', ...required],
+      ...(anyOf ? { anyOf } : {}),
+    };
+  });
+  operation.parameters = [
+    ...operation.parameters.filter((p) => p.in !== 'query'),
+    {
+      name: 'command',
+      in: 'query',
+      required: true,
+      style: 'form',
+      explode: true,
+      description:
+        'The command as query parameters: `type` and that type\'s payload fields by their own names (`keys` comma-separated), e.g. `?type=click&x=10&y=20`. A field of another type is a 400.',
+      schema: { oneOf: variants },
+    },
+  ];
+}
+
+/** No string the server reads may hold U+0000 (PostgreSQL cannot store one): a 400 naming the field. */
+const NUL_FREE = '^[^\\u0000]*$';
+const isStringSchema = (schema: Record<string, unknown>) =>
+  schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
+
+/**
+ * States the NUL rule on every string schema of the document: `pattern` `^[^\u0000]*$`, or the
+ * schema's own pattern with a look-ahead refusing U+0000 in front. Answers never hold one either
+ * (nothing stored does), so the shared components may say it too.
+ */
+function forbidNul(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) forbidNul(item);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (isStringSchema(schema) && schema.enum === undefined && schema.const === undefined && schema.format !== 'binary') {
+    schema.pattern = typeof schema.pattern === 'string' ? `^(?![\\s\\S]*\\u0000)(?:${schema.pattern})` : NUL_FREE;
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'const' && key !== 'default') forbidNul(value);
+  }
 }
 
 type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;

@@ -1,4 +1,4 @@
-import { bodyErrors, c, errors, Id, meta, mindKeyErrors, NullableTimestamp, routerOptions, Timestamp } from './common.js';
+import { atLeastOneOf, bodyErrors, QueryInteger, c, errors, Id, IsoDateOrDateTime, meta, mindKeyErrors, NonBlank, NullableTimestamp, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 export const TaskPriority = z
@@ -14,25 +14,10 @@ export const TaskStatus = z
   .openapi('TaskStatus', { description: 'Any status may move to any other. New tasks are `pending`.', example: 'in_progress' });
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-/** True for an ISO 8601 date (`2026-12-01`) or date-time with a zone (`2026-12-01T09:00:00Z`) that exists. */
-export function isIsoDateOrDateTime(value: string): boolean {
-  if (ISO_DATE.test(value)) {
-    const d = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(value);
-  }
-  if (!ISO_DATE_TIME.test(value)) return false;
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number);
-  const day = new Date(Date.UTC(y, m - 1, d));
-  return !Number.isNaN(Date.parse(value)) && day.getUTCMonth() === m - 1 && day.getUTCDate() === d;
-}
-
-export const DueAt = z
-  .string()
-  .refine(isIsoDateOrDateTime, 'must be an ISO 8601 date (2026-12-01) or date-time with a time zone (2026-12-01T09:00:00Z)')
-  .openapi({ description: 'ISO 8601 date or date-time with a zone; stored as a UTC date-time.', example: '2026-12-01T09:00:00Z' });
+export const DueAt = IsoDateOrDateTime.openapi({
+  description: 'ISO 8601 date or date-time with a zone; stored as a UTC date-time.',
+  example: '2026-12-01T09:00:00Z',
+});
 
 export const Task = z
   .object({
@@ -49,7 +34,7 @@ export const Task = z
   .openapi('Task');
 export type Task = z.infer<typeof Task>;
 
-const Title = z.string().trim().min(1, 'must not be empty').max(500).openapi({ example: 'Summarise the three papers' });
+const Title = NonBlank(500).openapi({ example: 'Summarise the three papers' });
 const Description = z.string().max(20000).openapi({ example: 'Two paragraphs each, with citations.' });
 
 export const CreateTaskBody = z
@@ -73,16 +58,16 @@ export const CreateTaskQuery = z
   })
   .openapi('CreateTaskQuery');
 
-export const UpdateTaskBody = z
-  .object({
+export const UpdateTaskBody = atLeastOneOf(
+  z.object({
     title: Title.optional(),
     description: Description.nullish().openapi({ description: 'null clears it.' }),
     priority: TaskPriority.optional(),
     status: TaskStatus.optional(),
     due_at: DueAt.nullish().openapi({ description: 'ISO 8601 date or date-time with a zone; null clears it.' }),
-  })
-  .openapi('UpdateTaskBody', {
-    description: 'Only the fields given change; unknown fields are ignored.',
+  }),
+).openapi('UpdateTaskBody', {
+    description: 'Only the fields given change (at least one); unknown fields are ignored.',
     example: { status: 'in_progress', priority: 'critical', due_at: '2026-12-01T09:00:00+02:00' },
   });
 export type UpdateTaskBody = z.infer<typeof UpdateTaskBody>;
@@ -96,13 +81,9 @@ export const MAX_TASKS_PAGE = 100;
 
 export const TaskListQuery = z.object({
   status: TaskStatusFilter.optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number (decimal digits)')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(MAX_TASKS_PAGE))
+  limit: QueryInteger(1, MAX_TASKS_PAGE)
     .optional()
-    .openapi({ type: 'integer', minimum: 1, maximum: MAX_TASKS_PAGE, description: `Tasks per page, 1..${MAX_TASKS_PAGE}, default ${MAX_TASKS_PAGE}.` }),
+    .openapi({ description: `Tasks per page, 1..${MAX_TASKS_PAGE}, default ${MAX_TASKS_PAGE}.` }),
   cursor: z
     .string()
     .max(500)

@@ -1,19 +1,33 @@
-import { bodyErrors, c, errors, Id, meta, mindKeyErrors, NullableTimestamp, routerOptions, Timestamp } from './common.js';
-import { VALID_EVENT_PATTERNS } from './events.js';
+import { atLeastOneOf, bodyErrors, c, errors, Id, meta, mindKeyErrors, NullableTimestamp, QueryInteger, routerOptions, Timestamp } from './common.js';
+import { DEPRECATED_EVENT_NAMES, VALID_EVENT_PATTERNS } from './events.js';
 import { z } from './zod.js';
 
+/** `https://...`, or `http://localhost` / `http://127.0.0.1` with any port (the scheme in any case). */
+const WEBHOOK_URL = /^\s*(?:[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#]|[Hh][Tt][Tt][Pp]:\/\/(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\.0\.0\.1)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|\s*$))/;
 const Url = z
   .string()
   .trim()
   .max(2000)
   .url()
-  .openapi({ description: '`https://...` (a public address), or `http://localhost` / `http://127.0.0.1` for development where the server allows it (MIND_WEBHOOK_ALLOW_LOCALHOST); never the service itself.', example: 'https://example.com/hooks/mind' });
+  // The scheme rule is the service's (its messages); the document states it as a pattern.
+  .openapi({
+    pattern: WEBHOOK_URL.source,
+    description:
+      '`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development. Also refused (400): the service\'s own address, and `http://localhost` unless the server listens on loopback only or MIND_WEBHOOK_ALLOW_LOCALHOST is set.',
+    example: 'https://example.com/hooks/mind',
+  });
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const EVENT_NAME = `(?:${[...VALID_EVENT_PATTERNS, ...Object.keys(DEPRECATED_EVENT_NAMES)].map(escapeRegex).join('|')})`;
+/** Comma-separated valid names (white space around them and empty entries are ignored), at least one. */
+const EVENTS = new RegExp(`^[\\s,]*${EVENT_NAME}(?:\\s*,[\\s,]*${EVENT_NAME})*[\\s,]*$`);
 const Events = z
   .string()
   .trim()
-  .min(1)
   .max(2000)
+  // The service reads the list (parseEventPatterns: its messages name the unknown names); the document states it as a pattern.
   .openapi({
+    pattern: EVENTS.source,
     description: `Comma-separated patterns: exact names, groups or \`*\`. Valid: ${VALID_EVENT_PATTERNS.join(', ')}.`,
     example: 'task.*,memory.created',
   });
@@ -46,9 +60,9 @@ export type Webhook = z.infer<typeof Webhook>;
 
 export const CreateWebhookBody = z.object({ url: Url, events: Events, secret: Secret }).openapi('CreateWebhookBody');
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
-export const UpdateWebhookBody = z
-  .object({ url: Url.optional(), events: Events.optional(), secret: Secret.optional(), enabled: z.boolean().optional() })
-  .openapi('UpdateWebhookBody');
+export const UpdateWebhookBody = atLeastOneOf(
+  z.object({ url: Url.optional(), events: Events.optional(), secret: Secret.optional(), enabled: z.boolean().optional() }),
+).openapi('UpdateWebhookBody', { description: 'Only the fields given change (at least one); unknown fields are ignored.' });
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
 
 export const WebhookTestResult = z
@@ -167,7 +181,7 @@ export const webhooksContract = c.router({
     summary: 'Recent deliveries',
     description: 'The most recent deliveries of this webhook, newest first, each with its attempts.',
     pathParams: WebhookParams,
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1..100, default 50.' }) }),
+    query: z.object({ limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 50.' }) }),
     responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 404) },
     metadata: auth,
   },

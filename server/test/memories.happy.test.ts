@@ -145,7 +145,7 @@ describe('memories: happy paths', () => {
     assert.equal(all.next_cursor, null);
     const ids = async (q: Record<string, string | string[]>) => (await recall(q)).memories.map((m) => m.id);
     assert.deepEqual(await ids({ category: 'note' }), [b.id, a.id]);
-    assert.deepEqual(await ids({ key: 'a' }), [a.id]);
+    assert.deepEqual(await ids({ memory_key: 'a' }), [a.id]);
     assert.deepEqual(await ids({ tags: 'red' }), [b.id, a.id]);
     assert.deepEqual(await ids({ tags: ['red', 'blue'] }), [a.id]);
     assert.deepEqual(await ids({ verified: 'true' }), [b.id]);

@@ -210,7 +210,7 @@ const ROUTES = {
     foreign: 404,
   },
   'computers.queueCommandFromQuery': {
-    request: (f) => ({ params: { id: f.a.computerId }, query: { type: 'click', x: '1', y: '1' } }),
+    request: (f) => ({ params: { id: f.a.computerId }, query: { type: 'click', x: 1, y: 1 } }),
     ok: { status: 201, as: 'mindKey' },
     foreign: 404,
   },

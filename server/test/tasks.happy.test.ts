@@ -203,8 +203,9 @@ describe('tasks: happy paths', () => {
     clock.advance(1000);
     const same = await svc.http.put(`/mind/task/${created.id}`).set(auth).send({ title: 'Same', due_at: '2026-12-01T00:00:00Z' }).expect(200);
     assert.deepEqual(same.body, created);
-    const empty = await svc.http.put(`/mind/task/${created.id}`).set(auth).send({}).expect(200);
-    assert.deepEqual(empty.body, created);
+    // An update must name a field: an empty one is a 400 (the document says so), still no event.
+    const empty = await svc.http.put(`/mind/task/${created.id}`).set(auth).send({}).expect(400);
+    assert.match(empty.body.message, /at least one of: title/);
     assert.deepEqual((await events(mindId)).map((e) => e.type), ['task.created']);
   });
 

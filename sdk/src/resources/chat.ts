@@ -12,8 +12,6 @@ export class Chat extends Resource {
 
   /** Messages of a thread, newest last; `before` (a message id) pages back. */
   async list(params: ListChatParams = {}, options?: RequestOptions): Promise<ChatMessage[]> {
-    const { limit, ...rest } = params;
-    const query = { ...rest, limit: limit === undefined ? undefined : String(limit) };
-    return (await ok(this.api.memories.listChatMessages({ query, requestOptions: options }))).messages;
+    return (await ok(this.api.memories.listChatMessages({ query: params, requestOptions: options }))).messages;
   }
 }

@@ -19,8 +19,7 @@ export class Scripts extends Resource {
 
   /** One page of scripts by name (`limit` 1..100, default 100); pass `next_cursor` as `cursor` for the next. */
   async listPage(params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<{ scripts: Script[]; next_cursor: string | null }> {
-    const query = { cursor: params.cursor, limit: params.limit === undefined ? undefined : String(params.limit) };
-    return ok(this.api.memories.listScripts({ query, requestOptions: options }));
+    return ok(this.api.memories.listScripts({ query: params, requestOptions: options }));
   }
 
   async create(params: CreateScriptParams, options?: RequestOptions): Promise<Script> {

@@ -17,8 +17,7 @@ export class Tasks extends Resource {
 
   /** One page of the list; pass `next_cursor` as `cursor` for the next (null: the last page). */
   async listPage(params: ListTasksParams = {}, options?: RequestOptions): Promise<TaskList> {
-    const { limit, ...rest } = params;
-    return ok(this.api.tasks.listTasks({ query: { ...rest, limit: limit === undefined ? undefined : String(limit) }, requestOptions: options }));
+    return ok(this.api.tasks.listTasks({ query: params, requestOptions: options }));
   }
 
   /** Every task of the list, page after page: `for await (const t of client.tasks.listAll())`. */

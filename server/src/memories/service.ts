@@ -17,7 +17,8 @@ const DEFAULT_LIMIT = 20;
 export interface RecallInput {
   q?: string;
   category?: MemoryCategory;
-  key?: string;
+  /** The filter on a memory's key (`key` in a query string is the Mind Key). */
+  memory_key?: string;
   tags?: string | string[];
   verified?: boolean;
   since?: string;
@@ -163,7 +164,7 @@ export class MemoriesService {
     const filter: RecallFilter = {
       words: [...new Set(searchWords(input.q ?? ''))],
       category: input.category,
-      key: input.key,
+      key: input.memory_key,
       tags: input.tags === undefined ? [] : uniqueTags(Array.isArray(input.tags) ? input.tags : [input.tags]),
       verified: input.verified,
       since: input.since === undefined ? undefined : new Date(input.since).toISOString(),

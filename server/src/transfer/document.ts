@@ -4,7 +4,7 @@ import {
   CreateTaskBody,
   isIsoDateOrDateTime,
   type Memory,
-  type MindExport,
+  type MindImport,
   PostChatBody,
   type Script,
   StoreMemoryBody,
@@ -59,7 +59,7 @@ export interface ImportItems {
  * are dropped: imported memories arrive unverified (verification is a human act; a Mind Key
  * cannot bring it along).
  */
-export function validateDocument(doc: MindExport): ImportItems {
+export function validateDocument(doc: MindImport): ImportItems {
   const memories = doc.memories.map((m, i): Memory => {
     const at = `body.memories.${i}`;
     const body = parse(StoreMemoryBody, { category: m.category, key: m.key ?? undefined, content: m.content, tags: m.tags, source: m.source ?? undefined }, at);

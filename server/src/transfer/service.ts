@@ -1,4 +1,4 @@
-import type { ChatMessage, Memory, MindExport, Script, Task } from '@mindservice/contract';
+import type { ChatMessage, Memory, MindExport, MindImport, Script, Task } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Trx } from '../db/database.js';
 import { lockMind } from '../minds/store.js';
@@ -85,7 +85,7 @@ export class TransferService {
    * identical one skipped; chat messages never change. Everything else is created. `replace`
    * first deletes the mind's memories, tasks, chat and scripts. A dry run does all of it and rolls back.
    */
-  async import(mindId: string, doc: MindExport, mode: 'merge' | 'replace', dryRun: boolean): Promise<ImportReport> {
+  async import(mindId: string, doc: MindImport, mode: 'merge' | 'replace', dryRun: boolean): Promise<ImportReport> {
     const items = validateDocument(doc);
     const report: ImportReport = { dry_run: dryRun, mode, created: zero(), updated: zero(), deleted: zero(), skipped: zero() };
     try {
