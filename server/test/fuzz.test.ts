@@ -8,7 +8,7 @@
 // Rules the document cannot state as a schema, so the generator knows them (each one is said in the
 // operation's description too):
 // - state: a path id must name a real resource of the caller (real ids are used); an install code,
-//   a login's password, a recall cursor, a chat `before` id and an export's `mind_id` must be real
+//   a login's password, a `next_cursor` (recall, tasks, scripts, commands), a chat `before` id and an export's `mind_id` must be real
 //   ones; e-mail addresses, webhook URLs, script names and memory keys unique; import ids, memory keys and script names unique
 //   within the document;
 // - the configuration: a webhook URL must not be the service itself (`http://127.0.0.1:9/...` is used);
@@ -291,6 +291,17 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       command: await queueClick(computer.id),
       chat: (await ok(post('/mind/chat', a.mindKey, { role: 'agent', content: 'hello' }), 201)).id,
     });
+    // A screenshot the agent finished, for the route that answers its PNG.
+    const shot = await ok(post(`/computers/${computer.id}/commands`, a.mindKey, { type: 'screenshot', payload: {} }), 201);
+    await ok(svc.http.get('/computers/me/poll?wait=0').set(bearer(computerToken)), 200);
+    await ok(
+      svc.http
+        .post(`/computers/me/commands/${shot.command_id}/result`)
+        .set(bearer(computerToken))
+        .send({ status: 'done', result: { screenshot_b64: PNG_1X1.toString('base64'), width: 1, height: 1 } }),
+      200,
+    );
+    ids.screenshotCommand = shot.command_id;
     await newTask(); // an event, so the webhook has a delivery
     const deliveries = await ok(svc.http.get(`/webhooks/${ids.webhook}/deliveries`).set(bearer(a.mindKey)), 200);
     ids.delivery = (deliveries as unknown as { deliveries: Array<{ id: string }> }).deliveries[0]!.id;
@@ -322,7 +333,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       else if (op.path.startsWith('/webhooks/')) params[name] = name === 'did' ? ids.delivery : fresh ? await newWebhook() : ids.webhook;
       else if (op.path.startsWith('/computers/me/')) params[name] = await sentCommand();
       else if (op.path.startsWith('/computers/')) {
-        if (name === 'cid') params[name] = fresh ? await queueClick(params.id) : ids.command;
+        if (name === 'cid') params[name] = op.id === 'getCommandScreenshot' ? ids.screenshotCommand! : fresh ? await queueClick(params.id) : ids.command;
         else params[name] = op.id === 'deleteComputer' || op.id === 'disableComputer' ? (await newComputer()).id : ids.computer;
       } else assert.fail(`no real id for ${op.id} ${name}`);
     }
@@ -378,7 +389,11 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       case 'listChatMessages':
         if (q.before !== undefined) q.before = ids.chat;
         break;
+      // Cursors are the service's own (`next_cursor`): a made-up one is a documented 400.
       case 'recallMemories':
+      case 'listTasks':
+      case 'listScripts':
+      case 'listCommands':
         delete q.cursor;
         break;
       case 'pollCommands':
@@ -461,7 +476,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
     if (op.query || op.queryForms.length) {
       const properties = op.queryFields;
       const integers = Object.keys(properties).filter((k) => properties[k]!.type === 'integer');
-      const strings = Object.keys(properties).filter((k) => properties[k]!.type === 'string' && !properties[k]!.enum);
+      const strings = Object.keys(properties).filter((k) => properties[k]!.type === 'string' && !properties[k]!.enum && k !== 'cursor'); // cursors are the service's own
       if (strings.length) {
         const r = clone();
         r.query[pick(strings)] = pick(['a\u0000b', 'Grüße 🚀']);
