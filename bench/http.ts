@@ -43,7 +43,13 @@ function describe(m: Measured, express?: number): string {
   return `${count(m.rps)} req/s, p50 ${ms(m.p50)}, p99 ${ms(m.p99)}${share}${failed}`;
 }
 
-const figures = (m: Measured, express?: number) => ({ rps: m.rps, p50_ms: m.p50, p99_ms: m.p99, failed: m.failed, ...(express ? { vs_express: m.rps / express } : {}) });
+const figures = (m: Measured, express?: number) => ({
+  rps: m.rps,
+  p50_ms: m.p50,
+  p99_ms: m.p99,
+  failed: m.failed,
+  ...(express ? { vs_express: m.rps / express } : {}),
+});
 
 /** Baselines: the bare node:http server and the Express hello-world. Answers rows and Express's req/s. */
 export async function benchBaselines(opts: HttpOptions): Promise<{ rows: Row[]; expressRps: number }> {
@@ -75,17 +81,32 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
   try {
     const tasks = await client.newMind('bench-tasks');
     for (let i = 0; i < 20; i++) {
-      await client.ok('POST', '/mind/task', tasks.mindKey, { title: `Task ${i}: ${text.words(5)}`, description: text.sentence(), priority: text.pick(['low', 'normal', 'high'] as const) });
+      await client.ok('POST', '/mind/task', tasks.mindKey, {
+        title: `Task ${i}: ${text.words(5)}`,
+        description: text.sentence(),
+        priority: text.pick(['low', 'normal', 'high'] as const),
+      });
     }
     const memories = await client.newMind('bench-memories');
     await inBatches(opts.memories, 8, (i) =>
-      client.ok('POST', '/memory', memories.mindKey, { category: CATEGORIES[i % CATEGORIES.length], content: text.sentence(), tags: [text.word(), text.word()] }),
+      client.ok('POST', '/memory', memories.mindKey, {
+        category: CATEGORIES[i % CATEGORIES.length],
+        content: text.sentence(),
+        tags: [text.word(), text.word()],
+      }),
     );
     const json = (key: string) => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' });
     const add = (label: string, m: Measured, target?: boolean) => {
       const share = m.rps / expressRps;
       rows.push(
-        row(label, kind, describe(m, expressRps), figures(m, expressRps), target ? { op: '>=', value: TASKS_VS_EXPRESS * 100, unit: '% of Express' } : undefined, target ? share * 100 : undefined),
+        row(
+          label,
+          kind,
+          describe(m, expressRps),
+          figures(m, expressRps),
+          target ? { op: '>=', value: TASKS_VS_EXPRESS * 100, unit: '% of Express' } : undefined,
+          target ? share * 100 : undefined,
+        ),
       );
     };
 
@@ -106,7 +127,14 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
       await measure(opts, {
         url: `${server.url}/memory/recall`,
         headers: json(memories.mindKey),
-        requests: [{ setupRequest: (req) => ({ ...req, path: `/memory/recall?${new URLSearchParams({ q: text.words(1 + Math.floor(text.random() * 3)) })}` }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              path: `/memory/recall?${new URLSearchParams({ q: text.words(1 + Math.floor(text.random() * 3)) })}`,
+            }),
+          },
+        ],
       }),
     );
     add(
@@ -115,7 +143,14 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
         url: `${server.url}/memory`,
         method: 'POST',
         headers: json(memories.mindKey),
-        requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ category: text.pick(CATEGORIES), content: text.sentence(), tags: [text.word()] }) }) }],
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              body: JSON.stringify({ category: text.pick(CATEGORIES), content: text.sentence(), tags: [text.word()] }),
+            }),
+          },
+        ],
       }),
     );
   } finally {

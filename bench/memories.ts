@@ -116,14 +116,28 @@ export async function benchMemories(kind: DatabaseKind, opts: MemoriesOptions): 
       method: 'POST' as const,
       connections: 10,
       headers: { Authorization: `Bearer ${mind.mindKey}`, 'Content-Type': 'application/json' },
-      requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ category: 'note', content: text.sentence(), tags: [text.word()] }) }) }],
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            body: JSON.stringify({ category: 'note', content: text.sentence(), tags: [text.word()] }),
+          }),
+        },
+      ],
     };
     await autocannon({ ...write, duration: 1 });
     const result = await autocannon({ ...write, duration: opts.writeSeconds });
     const failed = result.non2xx + result.errors + result.timeouts;
     const writes = result.requests.average;
     return [
-      row(`${label}: p50`, kind, `${ms(p50)} (${queries})`, { p50_ms: p50, p99_ms: p99, seed_s: seedSeconds, ...perKind }, { op: '<=', value: TARGETS.p50, unit: 'ms' }, p50),
+      row(
+        `${label}: p50`,
+        kind,
+        `${ms(p50)} (${queries})`,
+        { p50_ms: p50, p99_ms: p99, seed_s: seedSeconds, ...perKind },
+        { op: '<=', value: TARGETS.p50, unit: 'ms' },
+        p50,
+      ),
       row(`${label}: p99`, kind, ms(p99), { p99_ms: p99 }, { op: '<=', value: TARGETS.p99, unit: 'ms' }, p99),
       row(
         `POST /memory into ${count(opts.memories)} memories`,

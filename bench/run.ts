@@ -53,7 +53,9 @@ const loadAfter = load();
 const file = writeResults(rows, { startedAt, wallSeconds, quick, loadBefore, loadAfter, failures });
 console.log(markdownTable(rows));
 console.log('');
-console.log(`${quick ? 'Quick run (BENCH_QUICK=1: short runs, small sizes); ' : ''}${wallSeconds.toFixed(0)} s in all; load average ${loadBefore.join(' ')} before, ${loadAfter.join(' ')} after.`);
+console.log(
+  `${quick ? 'Quick run (BENCH_QUICK=1: short runs, small sizes); ' : ''}${wallSeconds.toFixed(0)} s in all; load average ${loadBefore.join(' ')} before, ${loadAfter.join(' ')} after.`,
+);
 console.log(`Written to ${relative(ROOT, file)}.`);
 if (failures.length) {
   console.error(`\n${failures.length} benchmark(s) failed to run:\n  ${failures.join('\n  ')}`);

@@ -23,7 +23,13 @@ function postRaw(url: string, path: string, body: Buffer): Promise<number> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const req = http.request(
-      { host: hostname, port, path, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length } },
+      {
+        host: hostname,
+        port,
+        path,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip', 'Content-Length': body.length },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -67,7 +73,12 @@ async function anonymousBodies(kind: DatabaseKind): Promise<Row[]> {
         '16 anonymous 48 KB gzip bodies (24 MB inflated) at a time',
         kind,
         `${count(sent / SECONDS)} bodies/s (${answers}); peak RSS ${count(peakRss / 1024 / 1024)} MB; /health p50 ${ms(percentile(sorted, 50))}, max ${ms(sorted.at(-1) ?? NaN)}`,
-        { bodiesPerSecond: sent / SECONDS, peakRssMb: peakRss / 1024 / 1024, healthP50Ms: percentile(sorted, 50), healthMaxMs: sorted.at(-1) ?? NaN },
+        {
+          bodiesPerSecond: sent / SECONDS,
+          peakRssMb: peakRss / 1024 / 1024,
+          healthP50Ms: percentile(sorted, 50),
+          healthMaxMs: sorted.at(-1) ?? NaN,
+        },
       ),
     ];
   } finally {
@@ -89,7 +100,11 @@ async function manyTagRecall(kind: DatabaseKind): Promise<Row[]> {
     for (let i = 0; i < memories; i += 50) {
       await Promise.all(
         Array.from({ length: 50 }, (_, j) =>
-          client.request('POST', '/memory', key, { category: 'fact', content: `memory ${i + j}`, tags: Array.from({ length: 10 }, (_, t) => `tag${(i + j + t) % 40}`) }),
+          client.request('POST', '/memory', key, {
+            category: 'fact',
+            content: `memory ${i + j}`,
+            tags: Array.from({ length: 10 }, (_, t) => `tag${(i + j + t) % 40}`),
+          }),
         ),
       );
     }
@@ -110,11 +125,16 @@ async function manyTagRecall(kind: DatabaseKind): Promise<Row[]> {
       }
       const sorted = sortNumbers(times);
       rows.push(
-        row(`recall with ${tags} tags over ${count(memories)} tagged memories`, kind, `${status === -1 ? 'no answer within 60 s' : status}; p50 ${ms(percentile(sorted, 50))}, max ${ms(sorted.at(-1) ?? NaN)}`, {
-          status,
-          p50Ms: percentile(sorted, 50),
-          maxMs: sorted.at(-1) ?? NaN,
-        }),
+        row(
+          `recall with ${tags} tags over ${count(memories)} tagged memories`,
+          kind,
+          `${status === -1 ? 'no answer within 60 s' : status}; p50 ${ms(percentile(sorted, 50))}, max ${ms(sorted.at(-1) ?? NaN)}`,
+          {
+            status,
+            p50Ms: percentile(sorted, 50),
+            maxMs: sorted.at(-1) ?? NaN,
+          },
+        ),
       );
     }
     return rows;
@@ -132,7 +152,9 @@ async function endRunawayRecalls() {
   const pg = createRequire(new URL('../server/package.json', import.meta.url))('pg');
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
-  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%memory_tags%'");
+  await admin.query(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state = 'active' AND pid <> pg_backend_pid() AND query LIKE '%memory_tags%'",
+  );
   await admin.end();
 }
 

@@ -34,4 +34,3 @@ declare module 'autocannon' {
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
   export default autocannon;
 }
-

@@ -26,7 +26,9 @@ export const WEBHOOKS_QUICK: WebhooksOptions = { webhooks: 10, burstEvents: 50, 
 const TARGETS = { perSecond: 500, p50: 50 };
 
 const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 export async function benchWebhooks(kind: DatabaseKind, opts: WebhooksOptions): Promise<Row[]> {
   // The receiver: when each delivery of each event (by task title) arrived.

@@ -36,7 +36,10 @@ try {
   console.log(`screenshot ${width}x${height}, ${before.length} bytes, saved to ${file}`);
 
   // 3. Act: click the middle of the screen and wait for the agent's result.
-  const click = await client.computers.run(computer.id, { type: 'click', payload: { x: Math.floor(width / 2), y: Math.floor(height / 2) } });
+  const click = await client.computers.run(computer.id, {
+    type: 'click',
+    payload: { x: Math.floor(width / 2), y: Math.floor(height / 2) },
+  });
   console.log(`click ${click.status}: ${JSON.stringify(click.result ?? click.error)}`);
   if (click.status !== 'done') throw new Error(`the click did not succeed: ${click.status}`);
 

@@ -31,7 +31,10 @@ export async function startFakeAgent(client: MindClient): Promise<FakeAgent> {
       const payload = command.payload as { x?: number; y?: number };
       if (command.type === 'screenshot') {
         const png = drawScreen(cursor);
-        await agent.postResult(command.command_id, { status: 'done', result: { screenshot_b64: png.toString('base64'), width: WIDTH, height: HEIGHT } });
+        await agent.postResult(command.command_id, {
+          status: 'done',
+          result: { screenshot_b64: png.toString('base64'), width: WIDTH, height: HEIGHT },
+        });
       } else if (command.type === 'click' || command.type === 'move') {
         cursor = { x: payload.x ?? cursor.x, y: payload.y ?? cursor.y };
         await agent.postResult(command.command_id, { status: 'done', result: { ok: true, x: cursor.x, y: cursor.y } });

@@ -26,7 +26,12 @@ const open = await agent.tasks.list();
 console.log(`task "${task.title}" is ${open.find((t) => t.id === task.id)?.status}; open tasks: ${open.length}`);
 
 // 4. A memory, found again by full-text recall.
-await agent.memories.store({ category: 'preference', key: 'writing-style', content: 'Prefers short sentences and British spelling.', tags: ['writing'] });
+await agent.memories.store({
+  category: 'preference',
+  key: 'writing-style',
+  content: 'Prefers short sentences and British spelling.',
+  tags: ['writing'],
+});
 const { memories } = await agent.memories.recall({ q: 'British spelling' });
 console.log(`recalled: "${memories[0]?.content}" (score ${memories[0]?.score.toFixed(2)})`);
 

@@ -155,7 +155,13 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
   try {
     registered = await AgentClient.register(
       server,
-      { code: values.code.trim(), computer_name: computerName, platform: platform(), platform_release: release(), python: `node ${process.version}` },
+      {
+        code: values.code.trim(),
+        computer_name: computerName,
+        platform: platform(),
+        platform_release: release(),
+        python: `node ${process.version}`,
+      },
       { timeout: 30_000 },
     );
   } catch (error) {
@@ -211,7 +217,9 @@ async function run(values: RunValues, io: Io): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  log(`screen-remote-agent ${VERSION}: computer "${config.computer_name}" (${config.computer_id}) waiting for commands from ${config.server}`);
+  log(
+    `screen-remote-agent ${VERSION}: computer "${config.computer_name}" (${config.computer_id}) waiting for commands from ${config.server}`,
+  );
   try {
     await runner.run();
     return EXIT.OK;

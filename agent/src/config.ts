@@ -33,7 +33,9 @@ export function configExists(path: string): boolean {
 
 export function loadConfig(path: string): AgentConfig {
   if (!existsSync(path)) {
-    throw new ConfigError(`no config at ${path}: register this computer first with \`screen-remote-agent register --server URL --code XXXX-XXXX\``);
+    throw new ConfigError(
+      `no config at ${path}: register this computer first with \`screen-remote-agent register --server URL --code XXXX-XXXX\``,
+    );
   }
   let data: unknown;
   try {

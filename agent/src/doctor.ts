@@ -51,7 +51,11 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
   }
 
   const display = env.DISPLAY;
-  checks.push(display ? { name: 'DISPLAY', ok: true, detail: display } : { name: 'DISPLAY', ok: false, detail: 'not set: run the agent inside the desktop session, or set DISPLAY=:0' });
+  checks.push(
+    display
+      ? { name: 'DISPLAY', ok: true, detail: display }
+      : { name: 'DISPLAY', ok: false, detail: 'not set: run the agent inside the desktop session, or set DISPLAY=:0' },
+  );
 
   const present = new Set<string>();
   for (const tool of X11_TOOLS) {
@@ -84,7 +88,11 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
 
   const path = configPath(options.config, env);
   if (!configExists(path)) {
-    checks.push({ name: 'config', ok: false, detail: `${path} does not exist: run screen-remote-agent register --server URL --code XXXX-XXXX` });
+    checks.push({
+      name: 'config',
+      ok: false,
+      detail: `${path} does not exist: run screen-remote-agent register --server URL --code XXXX-XXXX`,
+    });
   } else {
     try {
       const config = loadConfig(path);
@@ -120,7 +128,11 @@ async function serverChecks(server: string, token: string, timeoutMs: number): P
     });
     checks.push(
       probe.status === 401
-        ? { name: 'token', ok: false, detail: 'refused (401): the computer was disabled or deleted; register again with a new install code' }
+        ? {
+            name: 'token',
+            ok: false,
+            detail: 'refused (401): the computer was disabled or deleted; register again with a new install code',
+          }
         : { name: 'token', ok: true, detail: 'accepted' },
     );
   } catch (error) {

@@ -48,7 +48,12 @@ async function dispatch(driver: Driver, type: string, p: Record<string, unknown>
     case 'scroll':
       return driver.scroll({ deltaX: delta(p, 'deltaX'), deltaY: delta(p, 'deltaY') });
     case 'drag':
-      return driver.drag({ fromX: coordinate(p, 'fromX'), fromY: coordinate(p, 'fromY'), toX: coordinate(p, 'toX'), toY: coordinate(p, 'toY') });
+      return driver.drag({
+        fromX: coordinate(p, 'fromX'),
+        fromY: coordinate(p, 'fromY'),
+        toX: coordinate(p, 'toX'),
+        toY: coordinate(p, 'toY'),
+      });
     default:
       throw new Error(`unknown command type "${type}": this agent knows screenshot, click, move, type, key, scroll and drag`);
   }
@@ -56,7 +61,8 @@ async function dispatch(driver: Driver, type: string, p: Record<string, unknown>
 
 function coordinate(p: Record<string, unknown>, field: string): number {
   const value = p[field];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new Error(`payload.${field}: must be a whole number of pixels, 0 or more`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+    throw new Error(`payload.${field}: must be a whole number of pixels, 0 or more`);
   return value;
 }
 

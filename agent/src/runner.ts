@@ -117,7 +117,11 @@ export class Runner {
           return;
         }
         if (error instanceof PayloadTooLargeError && outcome.status === 'done') {
-          outcome = { status: 'failed', result: { ok: false, duration_ms: outcome.result.duration_ms }, error: 'the result was too large for the server' };
+          outcome = {
+            status: 'failed',
+            result: { ok: false, duration_ms: outcome.result.duration_ms },
+            error: 'the result was too large for the server',
+          };
           continue;
         }
         if (error instanceof BadRequestError) {

@@ -16,7 +16,10 @@ import { hasCommand, mouseReports, startX11Session, waitUntil, type X11Session }
 
 const BIN = fileURLToPath(new URL('../bin/screen-remote-agent.mjs', import.meta.url));
 const missing = ['Xvfb', 'xdotool', 'import', 'xterm'].filter((c) => !hasCommand(c));
-const skip = missing.length > 0 ? `needs an X server to drive: ${missing.join(', ')} not installed (apt-get install xvfb xdotool imagemagick xterm)` : false;
+const skip =
+  missing.length > 0
+    ? `needs an X server to drive: ${missing.join(', ')} not installed (apt-get install xvfb xdotool imagemagick xterm)`
+    : false;
 
 interface Agent {
   child: ChildProcess;
@@ -172,7 +175,15 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
       { button: 2, ...cellOf(203, 95), press: false },
     ]);
     const double = await perform('click', { x: 150, y: 50, double: true, button: 'middle' });
-    assert.deepEqual(mouseReports(double.received).map((r) => [r.button, r.press]), [[1, true], [1, false], [1, true], [1, false]]);
+    assert.deepEqual(
+      mouseReports(double.received).map((r) => [r.button, r.press]),
+      [
+        [1, true],
+        [1, false],
+        [1, true],
+        [1, false],
+      ],
+    );
   });
 
   test('type: unicode text arrives as typed', async () => {
@@ -193,10 +204,16 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
   test('scroll: pixels become wheel steps, positive is down; horizontal works too', async () => {
     await perform('move', { x: 300, y: 100 });
     const down = await perform('scroll', { deltaY: 300 });
-    assert.deepEqual(mouseReports(down.received).map((r) => r.button), [65, 65, 65]);
+    assert.deepEqual(
+      mouseReports(down.received).map((r) => r.button),
+      [65, 65, 65],
+    );
     assert.deepEqual(down.command.result, { ...down.command.result, steps_x: 0, steps_y: 3 });
     const up = await perform('scroll', { deltaY: -40 });
-    assert.deepEqual(mouseReports(up.received).map((r) => r.button), [64]);
+    assert.deepEqual(
+      mouseReports(up.received).map((r) => r.button),
+      [64],
+    );
     const sideways = await perform('scroll', { deltaX: 200, deltaY: 0 });
     assert.equal(sideways.command.result.steps_x, 2);
   });
@@ -205,7 +222,10 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     const { received } = await perform('drag', { fromX: 60, fromY: 60, toX: 300, toY: 200 });
     const reports = mouseReports(received);
     assert.deepEqual(reports[0], { button: 0, ...cellOf(60, 60), press: true });
-    assert.ok(reports.some((r) => r.button === 32), 'motion with the left button held');
+    assert.ok(
+      reports.some((r) => r.button === 32),
+      'motion with the left button held',
+    );
     assert.deepEqual(reports.at(-1), { button: 0, ...cellOf(300, 200), press: false });
   });
 
@@ -237,7 +257,11 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
   test('SIGTERM while a command runs: the command finishes and is reported, then the agent exits 0', async () => {
     const second = await register('e2e-second');
     const other = startAgent(second.config);
-    await waitUntil(() => other.log().includes('waiting for commands'), 30_000, () => `the second agent started; its log:\n${other.log()}`);
+    await waitUntil(
+      () => other.log().includes('waiting for commands'),
+      30_000,
+      () => `the second agent started; its log:\n${other.log()}`,
+    );
     const cid = await queue('type', { text: 'x'.repeat(200) }, second.id); // about a second of typing
     const deadline = Date.now() + 15_000;
     while ((await svc.http.get(`/computers/${second.id}/commands/${cid}`).set(auth)).body.status === 'queued') {
@@ -256,7 +280,11 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
   test('SIGINT while waiting for commands: the poll is cut short and the agent exits 0 at once', async () => {
     const third = await register('e2e-third');
     const idle = startAgent(third.config, ['--wait', '30']);
-    await waitUntil(() => idle.log().includes('waiting for commands'), 30_000, () => `the third agent started; its log:\n${idle.log()}`);
+    await waitUntil(
+      () => idle.log().includes('waiting for commands'),
+      30_000,
+      () => `the third agent started; its log:\n${idle.log()}`,
+    );
     await new Promise((r) => setTimeout(r, 500)); // inside its 30 s poll now
     const started = Date.now();
     idle.child.kill('SIGINT');

@@ -47,7 +47,10 @@ describe('key names', () => {
   test('X11 keysym spellings pass through; unknown names and empty parts are refused with the name', () => {
     assert.equal(keysym('KP_Enter'), 'KP_Enter');
     assert.equal(keysym('XF86AudioMute'), 'XF86AudioMute');
-    assert.throws(() => keyCombination(['ctrl', 'nosuchkey']), (e: Error) => e instanceof UnknownKeyError && /"nosuchkey"/.test(e.message));
+    assert.throws(
+      () => keyCombination(['ctrl', 'nosuchkey']),
+      (e: Error) => e instanceof UnknownKeyError && /"nosuchkey"/.test(e.message),
+    );
     assert.throws(() => keyCombination(['ctrl+']), UnknownKeyError);
     assert.throws(() => keyCombination(['F25']), /unknown key "F25"/);
   });

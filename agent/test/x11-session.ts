@@ -51,7 +51,10 @@ export async function startX11Session(dir: string): Promise<X11Session> {
     await waitUntil(() => existsSync(recordPath), 10_000, 'the xterm did not start its program');
     // The window is mapped before its program runs; give the terminal a moment to apply the modes.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const geometry = execFileSync('xdotool', ['search', '--sync', '--class', 'xterm', 'getwindowgeometry'], { env, timeout: 10_000 }).toString();
+    const geometry = execFileSync('xdotool', ['search', '--sync', '--class', 'xterm', 'getwindowgeometry'], {
+      env,
+      timeout: 10_000,
+    }).toString();
     const [, w, h] = /Geometry: (\d+)x(\d+)/.exec(geometry) ?? [];
     const border = 2; // xterm's default internal border
     const cell = { width: (Number(w) - 2 * border) / 80, height: (Number(h) - 2 * border) / 24, border };

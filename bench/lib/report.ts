@@ -25,7 +25,14 @@ export interface Row {
   met?: boolean;
 }
 
-export function row(benchmark: string, database: string, result: string, figures: Record<string, number>, target?: Target, measured?: number): Row {
+export function row(
+  benchmark: string,
+  database: string,
+  result: string,
+  figures: Record<string, number>,
+  target?: Target,
+  measured?: number,
+): Row {
   const met = target && measured !== undefined ? (target.op === '>=' ? measured >= target.value : measured <= target.value) : undefined;
   return { benchmark, database, result, figures, target, measured, met };
 }

@@ -129,5 +129,9 @@ export function databaseKinds(): DatabaseKind[] {
  * /dev/null; bcrypt cost 4 only so that seeding accounts is fast.
  */
 export function startMindService(place: DataPlace, extraEnv: Record<string, string> = {}): Promise<ChildServer> {
-  return startChild(['--import', 'tsx', 'server/src/main.ts'], { LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', ...place.env, ...extraEnv }, '/health');
+  return startChild(
+    ['--import', 'tsx', 'server/src/main.ts'],
+    { LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', ...place.env, ...extraEnv },
+    '/health',
+  );
 }

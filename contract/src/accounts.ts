@@ -31,7 +31,10 @@ export const RegisterBody = z
       // The same addresses as zod's email(), as a pattern the document states.
       .regex(EMAIL, 'Invalid email')
       .openapi({
-        format: 'email', description: 'An email address (as zod reads one: `name@example.com`); unique regardless of letter case.', example: 'ada@example.com' }),
+        format: 'email',
+        description: 'An email address (as zod reads one: `name@example.com`); unique regardless of letter case.',
+        example: 'ada@example.com',
+      }),
     password: z
       .string()
       .min(6, 'must be at least 6 characters')
@@ -49,23 +52,27 @@ export const LoginBody = z
   .openapi('LoginBody');
 export type LoginBody = z.infer<typeof LoginBody>;
 
-export const accountsContract = c.router({
-  register: {
-    method: 'POST',
-    path: '/register',
-    summary: 'Create an account',
-    description: 'Registers a user and returns a JWT for the account routes. Emails are unique regardless of letter case.',
-    body: RegisterBody,
-    responses: { 201: AuthResponse, ...errors(409), ...bodyErrors },
-    metadata: meta('none', 'Accounts'),
+export const accountsContract = c.router(
+  {
+    register: {
+      method: 'POST',
+      path: '/register',
+      summary: 'Create an account',
+      description: 'Registers a user and returns a JWT for the account routes. Emails are unique regardless of letter case.',
+      body: RegisterBody,
+      responses: { 201: AuthResponse, ...errors(409), ...bodyErrors },
+      metadata: meta('none', 'Accounts'),
+    },
+    login: {
+      method: 'POST',
+      path: '/login',
+      summary: 'Log in',
+      description:
+        'Exchanges email and password for a new JWT (valid 7 days). Wrong credentials answer 401 without saying which part was wrong.',
+      body: LoginBody,
+      responses: { 200: AuthResponse, ...errors(401, 429), ...bodyErrors },
+      metadata: meta('none', 'Accounts', { idempotent: true }),
+    },
   },
-  login: {
-    method: 'POST',
-    path: '/login',
-    summary: 'Log in',
-    description: 'Exchanges email and password for a new JWT (valid 7 days). Wrong credentials answer 401 without saying which part was wrong.',
-    body: LoginBody,
-    responses: { 200: AuthResponse, ...errors(401, 429), ...bodyErrors },
-    metadata: meta('none', 'Accounts', { idempotent: true }),
-  },
-}, routerOptions({}));
+  routerOptions({}),
+);

@@ -28,8 +28,11 @@ export const DEFAULT_BODY_LIMIT = MB;
 export const LARGE_BODY_LIMIT = 25 * MB;
 
 /** Route metadata; the credential kind stays a literal type, so a handler's caller is typed by its route. */
-export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadata, 'auth' | 'tag'> = Record<never, never>>(auth: A, tag: string, extra?: E) =>
-  ({ auth, tag, ...(extra as E) }) satisfies RouteMetadata<A>;
+export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadata, 'auth' | 'tag'> = Record<never, never>>(
+  auth: A,
+  tag: string,
+  extra?: E,
+) => ({ auth, tag, ...(extra as E) }) satisfies RouteMetadata<A>;
 
 export const ErrorDetail = z
   .object({
@@ -92,10 +95,12 @@ export const Id = (what: string) =>
 export const Timestamp = (what: string) =>
   z.string().openapi({ description: `${what} (ISO 8601, UTC).`, example: '2026-11-22T01:29:42.123Z' });
 export const NullableTimestamp = (what: string) =>
-  z.string().nullable().openapi({ description: `${what} (ISO 8601, UTC), or null.`, example: null });
+  z
+    .string()
+    .nullable()
+    .openapi({ description: `${what} (ISO 8601, UTC), or null.`, example: null });
 
 export const IdParams = (what: string) => z.object({ id: Id(what) });
-
 
 /** A string the server trims that must keep at least one character: the document says so with a pattern (`\S`). */
 export const NonBlank = (max: number) => z.string().trim().regex(/\S/, 'must not be empty').max(max);
@@ -107,7 +112,10 @@ export const NonBlank = (max: number) => z.string().trim().regex(/\S/, 'must not
 export const QueryInteger = (min: number, max: number) =>
   z
     .string()
-    .regex(min < 0 ? /^-?\d+$/ : /^\d+$/, min < 0 ? 'must be a whole number in decimal digits' : 'must be a whole number in decimal digits (0-9 only)')
+    .regex(
+      min < 0 ? /^-?\d+$/ : /^\d+$/,
+      min < 0 ? 'must be a whole number in decimal digits' : 'must be a whole number in decimal digits (0-9 only)',
+    )
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
     // A client passes a number (sent as its decimal digits); the server reads the query string's text.
@@ -149,6 +157,4 @@ export function atLeastOneOf<T extends z.AnyZodObject>(schema: T) {
 }
 
 /** Query booleans arrive as strings. */
-export const QueryBoolean = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+export const QueryBoolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');

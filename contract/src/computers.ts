@@ -28,16 +28,10 @@ export const ClickPayload = z
   })
   .openapi('ClickPayload', { example: { x: 640, y: 360 } });
 export const MovePayload = z.object({ x: Coordinate, y: Coordinate }).openapi('MovePayload', { example: { x: 100, y: 200 } });
-export const TypePayload = z
-  .object({ text: z.string().min(1).max(10_000) })
-  .openapi('TypePayload', { example: { text: 'hello world' } });
+export const TypePayload = z.object({ text: z.string().min(1).max(10_000) }).openapi('TypePayload', { example: { text: 'hello world' } });
 export const KeyPayload = z
   .object({
-    keys: z
-      .array(NonBlank(50))
-      .min(1)
-      .max(10)
-      .openapi({ description: 'A key combination, pressed together, e.g. `["ctrl", "c"]`.' }),
+    keys: z.array(NonBlank(50)).min(1).max(10).openapi({ description: 'A key combination, pressed together, e.g. `["ctrl", "c"]`.' }),
   })
   .openapi('KeyPayload', { example: { keys: ['ctrl', 'c'] } });
 export const ScrollPayload = z
@@ -45,7 +39,10 @@ export const ScrollPayload = z
     deltaX: Delta.optional().openapi({ description: 'Pixels; positive scrolls right. Default 0.' }),
     deltaY: Delta.optional().openapi({ description: 'Pixels; positive scrolls down. Default 0.' }),
   })
-  .refine((p) => p.deltaX !== undefined || p.deltaY !== undefined, { message: 'is required when deltaX is not given (a scroll needs one of them)', path: ['deltaY'] })
+  .refine((p) => p.deltaX !== undefined || p.deltaY !== undefined, {
+    message: 'is required when deltaX is not given (a scroll needs one of them)',
+    path: ['deltaY'],
+  })
   .openapi('ScrollPayload', {
     description: 'At least one of `deltaX` and `deltaY`.',
     anyOf: [{ required: ['deltaX'] }, { required: ['deltaY'] }],
@@ -113,18 +110,22 @@ export const QueueCommandQuery = z
   })
   .openapi({ example: { type: 'click', x: 640, y: 360 } as never });
 
-export const CommandStatus = z
-  .enum(['queued', 'sent', 'done', 'failed', 'expired', 'cancelled'])
-  .openapi('CommandStatus', {
-    description: '`queued` -> `sent` (handed to the agent) -> `done` | `failed`; `expired` after 10 minutes unfinished; `cancelled` by DELETE while queued.',
-  });
+export const CommandStatus = z.enum(['queued', 'sent', 'done', 'failed', 'expired', 'cancelled']).openapi('CommandStatus', {
+  description:
+    '`queued` -> `sent` (handed to the agent) -> `done` | `failed`; `expired` after 10 minutes unfinished; `cancelled` by DELETE while queued.',
+});
 export type CommandStatus = z.infer<typeof CommandStatus>;
 
 /** Where a command's screenshot is: its size and the route that answers the PNG. */
 export const ScreenshotRef = z
   .object({
     bytes: z.number().int().openapi({ description: 'Size of the PNG in bytes.' }),
-    url: z.string().openapi({ description: 'The route that answers the PNG (`image/png`), relative to the service.', example: '/computers/3f0c.../commands/9d2e.../screenshot' }),
+    url: z
+      .string()
+      .openapi({
+        description: 'The route that answers the PNG (`image/png`), relative to the service.',
+        example: '/computers/3f0c.../commands/9d2e.../screenshot',
+      }),
   })
   .openapi('ScreenshotRef');
 export type ScreenshotRef = z.infer<typeof ScreenshotRef>;
@@ -135,13 +136,18 @@ export type ScreenshotRef = z.infer<typeof ScreenshotRef>;
  */
 export const CommandResult = z
   .object({
-    screenshot: ScreenshotRef.optional().openapi({ description: 'When the result carried a screenshot: its size and where to fetch the PNG.' }),
-    screenshot_b64: z.string().optional().openapi({ description: 'The PNG, base64; only in `GET /computers/:id/commands/:cid`, never in lists, events or webhooks.' }),
+    screenshot: ScreenshotRef.optional().openapi({
+      description: 'When the result carried a screenshot: its size and where to fetch the PNG.',
+    }),
+    screenshot_b64: z
+      .string()
+      .optional()
+      .openapi({ description: 'The PNG, base64; only in `GET /computers/:id/commands/:cid`, never in lists, events or webhooks.' }),
   })
   .catchall(z.unknown())
   .openapi('CommandResult', {
     description:
-      'What the agent posted (free-form). A screenshot has `width`, `height` and `screenshot: {bytes, url}` (the name `screenshot` is the service\'s). The rest of a result is at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`).',
+      "What the agent posted (free-form). A screenshot has `width`, `height` and `screenshot: {bytes, url}` (the name `screenshot` is the service's). The rest of a result is at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`).",
     example: { width: 1920, height: 1080, screenshot: { bytes: 254_211, url: '/computers/3f0c.../commands/9d2e.../screenshot' } },
   });
 export type CommandResult = z.infer<typeof CommandResult>;
@@ -171,9 +177,7 @@ export const CommandList = z
   .openapi('CommandList');
 export type CommandList = z.infer<typeof CommandList>;
 
-export const QueuedCommand = z
-  .object({ command_id: Id('Command'), status: z.literal('queued') })
-  .openapi('QueuedCommand');
+export const QueuedCommand = z.object({ command_id: Id('Command'), status: z.literal('queued') }).openapi('QueuedCommand');
 
 export const Computer = z
   .object({
@@ -185,7 +189,7 @@ export const Computer = z
     status: z.enum(['active', 'disabled']),
     online: z.boolean().openapi({ description: 'Polling now or within the last 90 seconds.' }),
     last_seen_at: NullableTimestamp('Last poll or result'),
-    mind_id: z.string().nullable().openapi({ description: 'The mind it belongs to, when registered with a Mind Key\'s install code.' }),
+    mind_id: z.string().nullable().openapi({ description: "The mind it belongs to, when registered with a Mind Key's install code." }),
     created_at: Timestamp('When it registered'),
   })
   .openapi('Computer');
@@ -208,11 +212,14 @@ export type InstallCode = z.infer<typeof InstallCode>;
 
 export const RegisterComputerBody = z
   .object({
-    code: NonBlank(20).openapi({ description: 'An install code from POST /computers/install-code; unknown, expired or used codes are 400.', example: 'K7QM-4XHP' }),
+    code: NonBlank(20).openapi({
+      description: 'An install code from POST /computers/install-code; unknown, expired or used codes are 400.',
+      example: 'K7QM-4XHP',
+    }),
     computer_name: NonBlank(200),
     platform: NonBlank(200),
     platform_release: z.string().trim().max(200),
-    python: z.string().trim().max(200).openapi({ description: 'The agent runtime\'s version (the field keeps the spec\'s name).' }),
+    python: z.string().trim().max(200).openapi({ description: "The agent runtime's version (the field keeps the spec's name)." }),
   })
   .openapi('RegisterComputerBody');
 export const RegisteredComputer = z
@@ -237,7 +244,7 @@ export const CommandResultBody = z
       .optional()
       .openapi({
         description:
-          'Any JSON object (no string in it may hold U+0000, nested at most 64 levels); a screenshot\'s result must have `screenshot_b64`, the PNG as base64.',
+          "Any JSON object (no string in it may hold U+0000, nested at most 64 levels); a screenshot's result must have `screenshot_b64`, the PNG as base64.",
         example: { ok: true, duration_ms: 12 },
       }),
     error: z.string().max(10_000).optional(),
@@ -250,157 +257,167 @@ const user = meta('mindKeyOrJwt', 'Computers');
 const agent = meta('computerToken', 'Computer agent');
 
 // Order matters: literal paths (/computers/list, /computers/me/...) come before `/computers/:id`.
-export const computersContract = c.router({
-  createInstallCode: {
-    method: 'POST',
-    path: '/computers/install-code',
-    summary: 'Create an install code',
-    description:
-      'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind. 409 when the user has `MIND_MAX_COMPUTERS_PER_USER` computers or the mind `MIND_MAX_INSTALL_CODES_PER_MIND` open codes.',
-    body: InstallCodeBody,
-    responses: { 201: InstallCode, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
-    metadata: user,
-  },
-  listComputers: {
-    method: 'GET',
-    path: '/computers/list',
-    summary: 'List computers',
-    responses: { 200: z.object({ computers: z.array(Computer) }).openapi('ComputerList'), ...mindKeyErrors },
-    metadata: user,
-  },
-  registerComputer: {
-    method: 'POST',
-    path: '/computers/register',
-    summary: 'Register a computer (agent)',
-    description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
-    body: RegisterComputerBody,
-    responses: { 201: RegisteredComputer, ...errors(409, 429), ...bodyErrors },
-    metadata: meta('none', 'Computer agent'),
-  },
-  pollCommands: {
-    method: 'GET',
-    path: '/computers/me/poll',
-    summary: 'Wait for commands (agent)',
-    description:
-      'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
-    query: z.object({ wait: QueryInteger(0, 60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
-    responses: { 200: PollResult, ...errors(400), ...credentialErrors },
-    metadata: agent,
-  },
-  postCommandResult: {
-    method: 'POST',
-    path: '/computers/me/commands/:cid/result',
-    summary: 'Report a command result (agent)',
-    description:
-      'Up to 25 MB (screenshots, `result.screenshot_b64`); the rest of a result at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`, else 413). Another computer\'s command is 404; a finished one 409.',
-    pathParams: z.object({ cid: Id('Command') }),
-    body: CommandResultBody,
-    responses: { 200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'), ...errors(404, 409), ...credentialErrors, ...bodyErrors },
-    metadata: meta('computerToken', 'Computer agent', { bodyLimit: LARGE_BODY_LIMIT, idempotent: true }),
-  },
-  getComputer: {
-    method: 'GET',
-    path: '/computers/:id',
-    summary: 'Get a computer',
-    pathParams: ComputerParams,
-    responses: { 200: Computer, ...errors(404), ...mindKeyErrors },
-    metadata: user,
-  },
-  queueCommand: {
-    method: 'POST',
-    path: '/computers/:id/commands',
-    summary: 'Queue a command',
-    description:
-      'Queues a command for the computer\'s agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer or one with `MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER` commands queued.',
-    pathParams: ComputerParams,
-    body: QueueCommandBody,
-    responses: { 201: QueuedCommand, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
-    metadata: user,
-  },
-  queueCommandFromQuery: {
-    method: 'GET',
-    path: '/computers/:id/command',
-    summary: 'Queue a command from query parameters',
-    description:
-      'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`. ' +
-      'Each type takes its payload\'s fields and no others (400 naming a parameter of another type): screenshot none; click `x`, `y` (required), `button`, `double`; ' +
-      'move `x`, `y` (required); type `text` (required); key `keys` (required); scroll `deltaX` and/or `deltaY` (at least one); drag `fromX`, `fromY`, `toX`, `toY` (required).',
-    pathParams: ComputerParams,
-    query: QueueCommandQuery,
-    responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },
-    metadata: user,
-  },
-  listCommands: {
-    method: 'GET',
-    path: '/computers/:id/commands',
-    summary: 'Recent commands',
-    description:
-      'Newest first, a page at a time: pass `next_cursor` as `cursor` for the next page (null on the last). Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
-    pathParams: ComputerParams,
-    query: z.object({
-      limit: QueryInteger(1, 200).optional().openapi({ description: '1..200, default 20.' }),
-      cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
-    }),
-    responses: { 200: CommandList, ...errors(400, 404), ...mindKeyErrors },
-    metadata: user,
-  },
-  getCommand: {
-    method: 'GET',
-    path: '/computers/:id/commands/:cid',
-    summary: 'Get a command',
-    description: 'With its whole result: a screenshot adds `result.screenshot_b64` (the PNG, base64).',
-    pathParams: CommandParams,
-    responses: { 200: Command, ...errors(404), ...mindKeyErrors },
-    metadata: user,
-  },
-  getCommandScreenshot: {
-    method: 'GET',
-    path: '/computers/:id/commands/:cid/screenshot',
-    summary: 'The PNG of a command',
-    description: 'The screenshot a finished command carried, as `image/png` bytes. 404 when the command has none (not finished, failed, not a screenshot, or purged).',
-    pathParams: CommandParams,
-    responses: { 200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }), ...errors(404), ...mindKeyErrors },
-    metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png' }),
-  },
-  cancelCommand: {
-    method: 'DELETE',
-    path: '/computers/:id/commands/:cid',
-    summary: 'Cancel a queued command',
-    description: '409 when the command is no longer queued.',
-    pathParams: CommandParams,
-    responses: { 200: Command, ...errors(404, 409), ...mindKeyErrors },
-    metadata: user,
-  },
-  screenshot: {
-    method: 'GET',
-    path: '/computers/:id/screenshot',
-    summary: 'Take a screenshot',
-    description:
-      'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes. 504 when the agent does not answer in time (the command becomes `expired`), 502 when the agent reports that it failed, 409 for a disabled computer.',
-    pathParams: ComputerParams,
-    responses: {
-      200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }),
-      ...errors(404, 409, 502, 503, 504), ...mindKeyErrors,
+export const computersContract = c.router(
+  {
+    createInstallCode: {
+      method: 'POST',
+      path: '/computers/install-code',
+      summary: 'Create an install code',
+      description:
+        'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind. 409 when the user has `MIND_MAX_COMPUTERS_PER_USER` computers or the mind `MIND_MAX_INSTALL_CODES_PER_MIND` open codes.',
+      body: InstallCodeBody,
+      responses: { 201: InstallCode, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
+      metadata: user,
     },
-    metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png', idempotent: false }),
+    listComputers: {
+      method: 'GET',
+      path: '/computers/list',
+      summary: 'List computers',
+      responses: { 200: z.object({ computers: z.array(Computer) }).openapi('ComputerList'), ...mindKeyErrors },
+      metadata: user,
+    },
+    registerComputer: {
+      method: 'POST',
+      path: '/computers/register',
+      summary: 'Register a computer (agent)',
+      description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
+      body: RegisterComputerBody,
+      responses: { 201: RegisteredComputer, ...errors(409, 429), ...bodyErrors },
+      metadata: meta('none', 'Computer agent'),
+    },
+    pollCommands: {
+      method: 'GET',
+      path: '/computers/me/poll',
+      summary: 'Wait for commands (agent)',
+      description:
+        'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
+      query: z.object({ wait: QueryInteger(0, 60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
+      responses: { 200: PollResult, ...errors(400), ...credentialErrors },
+      metadata: agent,
+    },
+    postCommandResult: {
+      method: 'POST',
+      path: '/computers/me/commands/:cid/result',
+      summary: 'Report a command result (agent)',
+      description:
+        "Up to 25 MB (screenshots, `result.screenshot_b64`); the rest of a result at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`, else 413). Another computer's command is 404; a finished one 409.",
+      pathParams: z.object({ cid: Id('Command') }),
+      body: CommandResultBody,
+      responses: {
+        200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'),
+        ...errors(404, 409),
+        ...credentialErrors,
+        ...bodyErrors,
+      },
+      metadata: meta('computerToken', 'Computer agent', { bodyLimit: LARGE_BODY_LIMIT, idempotent: true }),
+    },
+    getComputer: {
+      method: 'GET',
+      path: '/computers/:id',
+      summary: 'Get a computer',
+      pathParams: ComputerParams,
+      responses: { 200: Computer, ...errors(404), ...mindKeyErrors },
+      metadata: user,
+    },
+    queueCommand: {
+      method: 'POST',
+      path: '/computers/:id/commands',
+      summary: 'Queue a command',
+      description:
+        "Queues a command for the computer's agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer or one with `MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER` commands queued.",
+      pathParams: ComputerParams,
+      body: QueueCommandBody,
+      responses: { 201: QueuedCommand, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
+      metadata: user,
+    },
+    queueCommandFromQuery: {
+      method: 'GET',
+      path: '/computers/:id/command',
+      summary: 'Queue a command from query parameters',
+      description:
+        'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`. ' +
+        "Each type takes its payload's fields and no others (400 naming a parameter of another type): screenshot none; click `x`, `y` (required), `button`, `double`; " +
+        'move `x`, `y` (required); type `text` (required); key `keys` (required); scroll `deltaX` and/or `deltaY` (at least one); drag `fromX`, `fromY`, `toX`, `toY` (required).',
+      pathParams: ComputerParams,
+      query: QueueCommandQuery,
+      responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },
+      metadata: user,
+    },
+    listCommands: {
+      method: 'GET',
+      path: '/computers/:id/commands',
+      summary: 'Recent commands',
+      description:
+        'Newest first, a page at a time: pass `next_cursor` as `cursor` for the next page (null on the last). Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
+      pathParams: ComputerParams,
+      query: z.object({
+        limit: QueryInteger(1, 200).optional().openapi({ description: '1..200, default 20.' }),
+        cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+      }),
+      responses: { 200: CommandList, ...errors(400, 404), ...mindKeyErrors },
+      metadata: user,
+    },
+    getCommand: {
+      method: 'GET',
+      path: '/computers/:id/commands/:cid',
+      summary: 'Get a command',
+      description: 'With its whole result: a screenshot adds `result.screenshot_b64` (the PNG, base64).',
+      pathParams: CommandParams,
+      responses: { 200: Command, ...errors(404), ...mindKeyErrors },
+      metadata: user,
+    },
+    getCommandScreenshot: {
+      method: 'GET',
+      path: '/computers/:id/commands/:cid/screenshot',
+      summary: 'The PNG of a command',
+      description:
+        'The screenshot a finished command carried, as `image/png` bytes. 404 when the command has none (not finished, failed, not a screenshot, or purged).',
+      pathParams: CommandParams,
+      responses: { 200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }), ...errors(404), ...mindKeyErrors },
+      metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png' }),
+    },
+    cancelCommand: {
+      method: 'DELETE',
+      path: '/computers/:id/commands/:cid',
+      summary: 'Cancel a queued command',
+      description: '409 when the command is no longer queued.',
+      pathParams: CommandParams,
+      responses: { 200: Command, ...errors(404, 409), ...mindKeyErrors },
+      metadata: user,
+    },
+    screenshot: {
+      method: 'GET',
+      path: '/computers/:id/screenshot',
+      summary: 'Take a screenshot',
+      description:
+        'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes. 504 when the agent does not answer in time (the command becomes `expired`), 502 when the agent reports that it failed, 409 for a disabled computer.',
+      pathParams: ComputerParams,
+      responses: {
+        200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }),
+        ...errors(404, 409, 502, 503, 504),
+        ...mindKeyErrors,
+      },
+      metadata: meta('mindKeyOrJwt', 'Computers', { produces: 'image/png', idempotent: false }),
+    },
+    disableComputer: {
+      method: 'POST',
+      path: '/computers/:id/disable',
+      summary: 'Disable a computer',
+      description: "Revokes its token at once (the agent's next call is 401) and keeps the record.",
+      pathParams: ComputerParams,
+      body: c.noBody(),
+      responses: { 200: Computer, ...errors(404), ...mindKeyErrors },
+      metadata: meta('mindKeyOrJwt', 'Computers', { idempotent: true }),
+    },
+    deleteComputer: {
+      method: 'DELETE',
+      path: '/computers/:id',
+      summary: 'Delete a computer',
+      description: 'Removes the computer and its commands permanently.',
+      pathParams: ComputerParams,
+      responses: { 204: c.noBody(), ...errors(404), ...mindKeyErrors },
+      metadata: user,
+    },
   },
-  disableComputer: {
-    method: 'POST',
-    path: '/computers/:id/disable',
-    summary: 'Disable a computer',
-    description: 'Revokes its token at once (the agent\'s next call is 401) and keeps the record.',
-    pathParams: ComputerParams,
-    body: c.noBody(),
-    responses: { 200: Computer, ...errors(404), ...mindKeyErrors },
-    metadata: meta('mindKeyOrJwt', 'Computers', { idempotent: true }),
-  },
-  deleteComputer: {
-    method: 'DELETE',
-    path: '/computers/:id',
-    summary: 'Delete a computer',
-    description: 'Removes the computer and its commands permanently.',
-    pathParams: ComputerParams,
-    responses: { 204: c.noBody(), ...errors(404), ...mindKeyErrors },
-    metadata: user,
-  },
-}, routerOptions({}));
+  routerOptions({}),
+);

@@ -43,7 +43,10 @@ export const MemoryCategory = z
 export type MemoryCategory = z.infer<typeof MemoryCategory>;
 
 const Tag = NonBlank(100);
-const Tags = z.array(Tag).max(50).openapi({ example: ['writing', 'style'] });
+const Tags = z
+  .array(Tag)
+  .max(50)
+  .openapi({ example: ['writing', 'style'] });
 
 export const Memory = z
   .object({
@@ -93,15 +96,23 @@ export const RecallQuery = z.object({
     .max(1000)
     .regex(/^\s*$|[\p{L}\p{N}]/u, 'has no letters or digits to search for (leave it out to list the newest memories)')
     .optional()
-    .openapi({ description: 'Words to search for in key, content and tags: blank, or with at least one letter or digit. Empty: newest first.' }),
+    .openapi({
+      description: 'Words to search for in key, content and tags: blank, or with at least one letter or digit. Empty: newest first.',
+    }),
   category: MemoryCategory.optional().openapi({ description: 'Only this category (`credentials` only when asked for).' }),
-  memory_key: z.string().max(200).optional().openapi({ description: 'Only the memory with this key. (`key` in a query string is always the Mind Key.)' }),
+  memory_key: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'Only the memory with this key. (`key` in a query string is always the Mind Key.)' }),
   tags: z
     .union([Tag, z.array(Tag).max(MAX_RECALL_TAGS)])
     .optional()
     .openapi({ description: `Repeat to require several (at most ${MAX_RECALL_TAGS}): \`tags=a&tags=b\`.` }),
   verified: QueryBoolean.optional().openapi({ description: 'true: only verified; false: only unverified.' }),
-  since: IsoDateOrDateTime.optional().openapi({ description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).' }),
+  since: IsoDateOrDateTime.optional().openapi({
+    description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).',
+  }),
   limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
   cursor: z
     .string()
@@ -202,7 +213,10 @@ export const MindImport = z
   .object({
     format: z.literal('mind-export/1'),
     exported_at: z.string().max(100),
-    mind: z.object({ id: z.string().max(100), name: z.string().max(200), description: z.string().max(20000).nullable() }).partial().optional(),
+    mind: z
+      .object({ id: z.string().max(100), name: z.string().max(200), description: z.string().max(20000).nullable() })
+      .partial()
+      .optional(),
     memories: z
       .array(
         z.object({
@@ -235,7 +249,15 @@ export const MindImport = z
       .max(IMPORT_LIMITS.tasks)
       .openapi({ description: 'Ids unique.' }),
     chat: z
-      .array(z.object({ id: ImportId, role: ChatRole, content: z.string().min(1).max(65536), thread: NonBlank(200).optional(), created_at: ImportTime }))
+      .array(
+        z.object({
+          id: ImportId,
+          role: ChatRole,
+          content: z.string().min(1).max(65536),
+          thread: NonBlank(200).optional(),
+          created_at: ImportTime,
+        }),
+      )
       .max(IMPORT_LIMITS.chat)
       .openapi({ description: 'Ids unique.' }),
     scripts: z
@@ -259,7 +281,7 @@ export const MindImport = z
   })
   .openapi('MindImport', {
     description:
-      'A `mind-export/1` document (GET /memory/mind-export answers one). Each item follows its create route\'s rules; ids are unique within each kind, a memory\'s category and key and a script\'s name at most once (400 naming the item otherwise).',
+      "A `mind-export/1` document (GET /memory/mind-export answers one). Each item follows its create route's rules; ids are unique within each kind, a memory's category and key and a script's name at most once (400 naming the item otherwise).",
   });
 export type MindImport = z.infer<typeof MindImport>;
 
@@ -282,7 +304,10 @@ export const ImportResult = z
   .openapi('ImportResult');
 
 export const ImportQuery = z.object({
-  mode: z.enum(['merge', 'replace']).optional().openapi({ description: '`merge` (default) keeps what the mind has; `replace` empties it first.' }),
+  mode: z
+    .enum(['merge', 'replace'])
+    .optional()
+    .openapi({ description: '`merge` (default) keeps what the mind has; `replace` empties it first.' }),
   dry_run: QueryBoolean.optional().openapi({ description: 'Report what would change without changing anything.' }),
 });
 
@@ -292,181 +317,190 @@ const scripts = meta('mindKey', 'Scripts');
 const MemoryParams = IdParams('Memory');
 const ScriptParams = IdParams('Script');
 
-export const memoriesContract = c.router({
-  storeMemory: {
-    method: 'POST',
-    path: '/memory',
-    summary: 'Store a memory',
-    description: 'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200).',
-    body: StoreMemoryBody,
-    responses: { 200: Memory, 201: Memory, ...bodyErrors },
-    metadata: mk,
-  },
-  recallMemories: {
-    method: 'GET',
-    path: '/memory/recall',
-    summary: 'Search memories',
-    description:
-      'Ranked full-text search over key, content and tags; verified memories rank higher. `credentials` memories appear only when `category=credentials` is asked for. Page with `next_cursor`.',
-    query: RecallQuery,
-    responses: { 200: RecallResult, ...errors(400) },
-    metadata: mk,
-  },
-  memoryStats: {
-    method: 'GET',
-    path: '/memory/stats',
-    summary: 'Memory statistics',
-    responses: { 200: MemoryStats },
-    metadata: mk,
-  },
-  exportMind: {
-    method: 'GET',
-    path: '/memory/mind-export',
-    summary: 'Export the mind',
-    description:
-      'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind).',
-    query: z.object({
-      mind_id: z
-        .string()
-        .optional()
-        .openapi({ description: 'With a JWT: which of your minds (required: 400 without it). With a Mind Key: its own mind or left out (another mind is 404).' }),
-      include_credentials: QueryBoolean.optional().openapi({
-        description: 'With the owner\'s JWT: include `credentials` content in clear (a Mind Key asking for it gets 403).',
-      }),
-    }),
-    responses: { 200: MindExport, ...errors(400, 404) },
-    metadata: meta('mindKeyOrJwt', 'Memories'),
-  },
-  importMind: {
-    method: 'POST',
-    path: '/memory/mind-import',
-    summary: 'Import a mind export',
-    description: 'Takes a `mind-export/1` document into the key\'s mind: `merge` or `replace`; `dry_run=true` reports without changing.',
-    query: ImportQuery,
-    body: MindImport,
-    responses: { 200: ImportResult, ...errors(413), ...bodyErrors },
-    metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT }),
-  },
-  getMemory: {
-    method: 'GET',
-    path: '/memory/:id',
-    summary: 'Get a memory',
-    pathParams: MemoryParams,
-    responses: { 200: Memory, ...errors(404) },
-    metadata: mk,
-  },
-  updateMemory: {
-    method: 'PUT',
-    path: '/memory/:id',
-    summary: 'Update a memory',
-    pathParams: MemoryParams,
-    body: UpdateMemoryBody,
-    responses: { 200: Memory, ...errors(404, 409), ...bodyErrors },
-    metadata: mk,
-  },
-  deleteMemory: {
-    method: 'DELETE',
-    path: '/memory/:id',
-    summary: 'Delete a memory',
-    pathParams: MemoryParams,
-    responses: { 204: c.noBody(), ...errors(404) },
-    metadata: mk,
-  },
-  verifyMemory: {
-    method: 'POST',
-    path: '/memory/:id/verify',
-    summary: 'Verify a memory (human only)',
-    description: 'Marks the memory as confirmed by its human owner. Needs the owning user\'s JWT; a Mind Key gets 403.',
-    pathParams: MemoryParams,
-    body: c.noBody(),
-    responses: { 200: Memory, ...errors(404) },
-    metadata: meta('mindKeyOrJwt', 'Memories', { idempotent: true, preferJwt: true }),
-  },
-  unverifyMemory: {
-    method: 'POST',
-    path: '/memory/:id/unverify',
-    summary: 'Withdraw verification (human only)',
-    description: 'Needs the owning user\'s JWT; a Mind Key gets 403.',
-    pathParams: MemoryParams,
-    body: c.noBody(),
-    responses: { 200: Memory, ...errors(404) },
-    metadata: meta('mindKeyOrJwt', 'Memories', { idempotent: true, preferJwt: true }),
-  },
-  postChatMessage: {
-    method: 'POST',
-    path: '/mind/chat',
-    summary: 'Post a chat message',
-    description: 'An `agent` message fires `chat.message_sent`, a `human` one `chat.message_received`.',
-    body: PostChatBody,
-    responses: { 201: ChatMessage, ...bodyErrors },
-    metadata: chat,
-  },
-  listChatMessages: {
-    method: 'GET',
-    path: '/mind/chat',
-    summary: 'Read chat history',
-    description: 'Messages of a thread, newest last. `before` (a message id) pages back.',
-    query: z.object({
-      thread: z.string().max(200).optional().openapi({ description: 'Thread name, default `default`.' }),
-      limit: QueryInteger(1, 100).optional().openapi({ description: 'Messages per page, 1..100, default 50.' }),
-      before: z.string().optional().openapi({ description: 'A message id of this mind: only messages older than it (an unknown id is 404).' }),
-    }),
-    responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
-    metadata: chat,
-  },
-  listScripts: {
-    method: 'GET',
-    path: '/mind/scripts',
-    summary: 'List scripts',
-    description:
-      'Scripts of the key\'s mind by name, at most `limit` (default 100) a page, each with its content. Page with `next_cursor`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.',
-    query: z.object({
-      limit: QueryInteger(1, 100).optional().openapi({ description: 'Scripts per page, 1..100, default 100.' }),
-      cursor: z.string().max(1000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
-    }),
-    responses: {
-      200: z
-        .object({
-          scripts: z.array(Script),
-          next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
-        })
-        .openapi('ScriptList'),
-      ...errors(400),
+export const memoriesContract = c.router(
+  {
+    storeMemory: {
+      method: 'POST',
+      path: '/memory',
+      summary: 'Store a memory',
+      description: 'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200).',
+      body: StoreMemoryBody,
+      responses: { 200: Memory, 201: Memory, ...bodyErrors },
+      metadata: mk,
     },
-    metadata: scripts,
+    recallMemories: {
+      method: 'GET',
+      path: '/memory/recall',
+      summary: 'Search memories',
+      description:
+        'Ranked full-text search over key, content and tags; verified memories rank higher. `credentials` memories appear only when `category=credentials` is asked for. Page with `next_cursor`.',
+      query: RecallQuery,
+      responses: { 200: RecallResult, ...errors(400) },
+      metadata: mk,
+    },
+    memoryStats: {
+      method: 'GET',
+      path: '/memory/stats',
+      summary: 'Memory statistics',
+      responses: { 200: MemoryStats },
+      metadata: mk,
+    },
+    exportMind: {
+      method: 'GET',
+      path: '/memory/mind-export',
+      summary: 'Export the mind',
+      description:
+        'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind).',
+      query: z.object({
+        mind_id: z
+          .string()
+          .optional()
+          .openapi({
+            description:
+              'With a JWT: which of your minds (required: 400 without it). With a Mind Key: its own mind or left out (another mind is 404).',
+          }),
+        include_credentials: QueryBoolean.optional().openapi({
+          description: "With the owner's JWT: include `credentials` content in clear (a Mind Key asking for it gets 403).",
+        }),
+      }),
+      responses: { 200: MindExport, ...errors(400, 404) },
+      metadata: meta('mindKeyOrJwt', 'Memories'),
+    },
+    importMind: {
+      method: 'POST',
+      path: '/memory/mind-import',
+      summary: 'Import a mind export',
+      description: "Takes a `mind-export/1` document into the key's mind: `merge` or `replace`; `dry_run=true` reports without changing.",
+      query: ImportQuery,
+      body: MindImport,
+      responses: { 200: ImportResult, ...errors(413), ...bodyErrors },
+      metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT }),
+    },
+    getMemory: {
+      method: 'GET',
+      path: '/memory/:id',
+      summary: 'Get a memory',
+      pathParams: MemoryParams,
+      responses: { 200: Memory, ...errors(404) },
+      metadata: mk,
+    },
+    updateMemory: {
+      method: 'PUT',
+      path: '/memory/:id',
+      summary: 'Update a memory',
+      pathParams: MemoryParams,
+      body: UpdateMemoryBody,
+      responses: { 200: Memory, ...errors(404, 409), ...bodyErrors },
+      metadata: mk,
+    },
+    deleteMemory: {
+      method: 'DELETE',
+      path: '/memory/:id',
+      summary: 'Delete a memory',
+      pathParams: MemoryParams,
+      responses: { 204: c.noBody(), ...errors(404) },
+      metadata: mk,
+    },
+    verifyMemory: {
+      method: 'POST',
+      path: '/memory/:id/verify',
+      summary: 'Verify a memory (human only)',
+      description: "Marks the memory as confirmed by its human owner. Needs the owning user's JWT; a Mind Key gets 403.",
+      pathParams: MemoryParams,
+      body: c.noBody(),
+      responses: { 200: Memory, ...errors(404) },
+      metadata: meta('mindKeyOrJwt', 'Memories', { idempotent: true, preferJwt: true }),
+    },
+    unverifyMemory: {
+      method: 'POST',
+      path: '/memory/:id/unverify',
+      summary: 'Withdraw verification (human only)',
+      description: "Needs the owning user's JWT; a Mind Key gets 403.",
+      pathParams: MemoryParams,
+      body: c.noBody(),
+      responses: { 200: Memory, ...errors(404) },
+      metadata: meta('mindKeyOrJwt', 'Memories', { idempotent: true, preferJwt: true }),
+    },
+    postChatMessage: {
+      method: 'POST',
+      path: '/mind/chat',
+      summary: 'Post a chat message',
+      description: 'An `agent` message fires `chat.message_sent`, a `human` one `chat.message_received`.',
+      body: PostChatBody,
+      responses: { 201: ChatMessage, ...bodyErrors },
+      metadata: chat,
+    },
+    listChatMessages: {
+      method: 'GET',
+      path: '/mind/chat',
+      summary: 'Read chat history',
+      description: 'Messages of a thread, newest last. `before` (a message id) pages back.',
+      query: z.object({
+        thread: z.string().max(200).optional().openapi({ description: 'Thread name, default `default`.' }),
+        limit: QueryInteger(1, 100).optional().openapi({ description: 'Messages per page, 1..100, default 50.' }),
+        before: z
+          .string()
+          .optional()
+          .openapi({ description: 'A message id of this mind: only messages older than it (an unknown id is 404).' }),
+      }),
+      responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
+      metadata: chat,
+    },
+    listScripts: {
+      method: 'GET',
+      path: '/mind/scripts',
+      summary: 'List scripts',
+      description:
+        "Scripts of the key's mind by name, at most `limit` (default 100) a page, each with its content. Page with `next_cursor`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.",
+      query: z.object({
+        limit: QueryInteger(1, 100).optional().openapi({ description: 'Scripts per page, 1..100, default 100.' }),
+        cursor: z.string().max(1000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+      }),
+      responses: {
+        200: z
+          .object({
+            scripts: z.array(Script),
+            next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+          })
+          .openapi('ScriptList'),
+        ...errors(400),
+      },
+      metadata: scripts,
+    },
+    createScript: {
+      method: 'POST',
+      path: '/mind/scripts',
+      summary: 'Create a script',
+      description: 'Names are unique within the mind (409 otherwise).',
+      body: CreateScriptBody,
+      responses: { 201: Script, ...errors(409), ...bodyErrors },
+      metadata: scripts,
+    },
+    getScript: {
+      method: 'GET',
+      path: '/mind/scripts/:id',
+      summary: 'Get a script',
+      pathParams: ScriptParams,
+      responses: { 200: Script, ...errors(404) },
+      metadata: scripts,
+    },
+    updateScript: {
+      method: 'PUT',
+      path: '/mind/scripts/:id',
+      summary: 'Update a script',
+      pathParams: ScriptParams,
+      body: UpdateScriptBody,
+      responses: { 200: Script, ...errors(404, 409), ...bodyErrors },
+      metadata: scripts,
+    },
+    deleteScript: {
+      method: 'DELETE',
+      path: '/mind/scripts/:id',
+      summary: 'Delete a script',
+      pathParams: ScriptParams,
+      responses: { 204: c.noBody(), ...errors(404) },
+      metadata: scripts,
+    },
   },
-  createScript: {
-    method: 'POST',
-    path: '/mind/scripts',
-    summary: 'Create a script',
-    description: 'Names are unique within the mind (409 otherwise).',
-    body: CreateScriptBody,
-    responses: { 201: Script, ...errors(409), ...bodyErrors },
-    metadata: scripts,
-  },
-  getScript: {
-    method: 'GET',
-    path: '/mind/scripts/:id',
-    summary: 'Get a script',
-    pathParams: ScriptParams,
-    responses: { 200: Script, ...errors(404) },
-    metadata: scripts,
-  },
-  updateScript: {
-    method: 'PUT',
-    path: '/mind/scripts/:id',
-    summary: 'Update a script',
-    pathParams: ScriptParams,
-    body: UpdateScriptBody,
-    responses: { 200: Script, ...errors(404, 409), ...bodyErrors },
-    metadata: scripts,
-  },
-  deleteScript: {
-    method: 'DELETE',
-    path: '/mind/scripts/:id',
-    summary: 'Delete a script',
-    pathParams: ScriptParams,
-    responses: { 204: c.noBody(), ...errors(404) },
-    metadata: scripts,
-  },
-}, routerOptions(mindKeyErrors));
+  routerOptions(mindKeyErrors),
+);

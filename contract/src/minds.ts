@@ -1,4 +1,16 @@
-import { bodyErrors, c, credentialErrors, errors, Id, IdParams, meta, NonBlank, NullableTimestamp, routerOptions, Timestamp } from './common.js';
+import {
+  bodyErrors,
+  c,
+  credentialErrors,
+  errors,
+  Id,
+  IdParams,
+  meta,
+  NonBlank,
+  NullableTimestamp,
+  routerOptions,
+  Timestamp,
+} from './common.js';
 import { z } from './zod.js';
 
 export const CreateMindBody = z
@@ -36,33 +48,37 @@ export const MindSummary = z
   .openapi('MindSummary');
 export type MindSummary = z.infer<typeof MindSummary>;
 
-export const mindsContract = c.router({
-  createMind: {
-    method: 'POST',
-    path: '/minds',
-    summary: 'Create a mind',
-    description:
-      'Creates a mind for the current user and returns its Mind Key once. A lost key cannot be recovered. A user has at most `MIND_MAX_MINDS_PER_USER` minds (default 100): one more is a 409.',
-    body: CreateMindBody,
-    responses: { 201: CreatedMind, ...errors(409), ...bodyErrors },
-    metadata: meta('jwt', 'Minds'),
+export const mindsContract = c.router(
+  {
+    createMind: {
+      method: 'POST',
+      path: '/minds',
+      summary: 'Create a mind',
+      description:
+        'Creates a mind for the current user and returns its Mind Key once. A lost key cannot be recovered. A user has at most `MIND_MAX_MINDS_PER_USER` minds (default 100): one more is a 409.',
+      body: CreateMindBody,
+      responses: { 201: CreatedMind, ...errors(409), ...bodyErrors },
+      metadata: meta('jwt', 'Minds'),
+    },
+    listMinds: {
+      method: 'GET',
+      path: '/minds',
+      summary: 'List your minds',
+      description:
+        "The current user's minds with their memory count and last activity. Not paged: a user has at most `MIND_MAX_MINDS_PER_USER` minds (default 100).",
+      responses: { 200: z.object({ minds: z.array(MindSummary) }).openapi('MindList') },
+      metadata: meta('jwt', 'Minds'),
+    },
+    deleteMind: {
+      method: 'DELETE',
+      path: '/minds/:id',
+      summary: 'Delete a mind',
+      description:
+        "Irreversible: deletes the mind and everything it holds (memories, tasks, chat, scripts, webhooks and their deliveries, its computers and their commands). The mind is gone at once: its Mind Key answers 401, its computers' tokens are refused, GET /minds no longer lists it, its webhooks send nothing more. Its rows are removed in the background in small chunks (a large mind takes a moment; a restart resumes).",
+      pathParams: IdParams('Mind'),
+      responses: { 204: c.noBody(), ...errors(403, 404) },
+      metadata: meta('jwt', 'Minds'),
+    },
   },
-  listMinds: {
-    method: 'GET',
-    path: '/minds',
-    summary: 'List your minds',
-    description: "The current user's minds with their memory count and last activity. Not paged: a user has at most `MIND_MAX_MINDS_PER_USER` minds (default 100).",
-    responses: { 200: z.object({ minds: z.array(MindSummary) }).openapi('MindList') },
-    metadata: meta('jwt', 'Minds'),
-  },
-  deleteMind: {
-    method: 'DELETE',
-    path: '/minds/:id',
-    summary: 'Delete a mind',
-    description:
-      'Irreversible: deletes the mind and everything it holds (memories, tasks, chat, scripts, webhooks and their deliveries, its computers and their commands). The mind is gone at once: its Mind Key answers 401, its computers\' tokens are refused, GET /minds no longer lists it, its webhooks send nothing more. Its rows are removed in the background in small chunks (a large mind takes a moment; a restart resumes).',
-    pathParams: IdParams('Mind'),
-    responses: { 204: c.noBody(), ...errors(403, 404) },
-    metadata: meta('jwt', 'Minds'),
-  },
-}, routerOptions(credentialErrors));
+  routerOptions(credentialErrors),
+);

@@ -19,8 +19,9 @@ const SECURITY: Record<AuthKind, Record<string, string[]>[]> = {
 const AUTH_TEXT: Record<AuthKind, string> = {
   none: 'No credential.',
   jwt: 'Credential: the account JWT (`Authorization: Bearer <jwt>`).',
-  mindKey: 'Credential: the Mind Key, as `Authorization: Bearer mk_...` or `?key=mk_...` (the query form is limited to 60 requests a minute per IP).',
-  mindKeyOrJwt: 'Credential: a Mind Key (header or `?key=`) or the owning user\'s JWT.',
+  mindKey:
+    'Credential: the Mind Key, as `Authorization: Bearer mk_...` or `?key=mk_...` (the query form is limited to 60 requests a minute per IP).',
+  mindKeyOrJwt: "Credential: a Mind Key (header or `?key=`) or the owning user's JWT.",
   computerToken: 'Credential: the Computer Token (`Authorization: Bearer ct_...`) issued at registration.',
 };
 
@@ -164,7 +165,7 @@ function commandQueryForm(document: Document) {
       style: 'form',
       explode: true,
       description:
-        'The command as query parameters: `type` and that type\'s payload fields by their own names (`keys` comma-separated), e.g. `?type=click&x=10&y=20`. A field of another type is a 400.',
+        "The command as query parameters: `type` and that type's payload fields by their own names (`keys` comma-separated), e.g. `?type=click&x=10&y=20`. A field of another type is a 400.",
       schema: { oneOf: variants },
     },
   ];

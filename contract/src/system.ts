@@ -20,21 +20,25 @@ export const EndpointInfo = z
   })
   .openapi('EndpointInfo');
 
-export const systemContract = c.router({
-  health: {
-    method: 'GET',
-    path: '/health',
-    summary: 'Health check',
-    description: '200 when the service is ready and its database answers; 503 while starting, draining or when the database is unreachable.',
-    responses: { 200: Health, 503: Health },
-    metadata: meta('none', 'System'),
+export const systemContract = c.router(
+  {
+    health: {
+      method: 'GET',
+      path: '/health',
+      summary: 'Health check',
+      description:
+        '200 when the service is ready and its database answers; 503 while starting, draining or when the database is unreachable.',
+      responses: { 200: Health, 503: Health },
+      metadata: meta('none', 'System'),
+    },
+    listEndpoints: {
+      method: 'GET',
+      path: '/endpoints',
+      summary: 'List every route',
+      description: 'Every route of the API with the credential it takes. Only these routes exist.',
+      responses: { 200: z.object({ endpoints: z.array(EndpointInfo) }).openapi('EndpointList') },
+      metadata: meta('none', 'System'),
+    },
   },
-  listEndpoints: {
-    method: 'GET',
-    path: '/endpoints',
-    summary: 'List every route',
-    description: 'Every route of the API with the credential it takes. Only these routes exist.',
-    responses: { 200: z.object({ endpoints: z.array(EndpointInfo) }).openapi('EndpointList') },
-    metadata: meta('none', 'System'),
-  },
-}, routerOptions({}));
+  routerOptions({}),
+);

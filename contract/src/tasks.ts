@@ -1,12 +1,24 @@
-import { atLeastOneOf, bodyErrors, QueryInteger, c, errors, Id, IsoDateOrDateTime, meta, mindKeyErrors, NonBlank, NullableTimestamp, routerOptions, Timestamp } from './common.js';
+import {
+  atLeastOneOf,
+  bodyErrors,
+  QueryInteger,
+  c,
+  errors,
+  Id,
+  IsoDateOrDateTime,
+  meta,
+  mindKeyErrors,
+  NonBlank,
+  NullableTimestamp,
+  routerOptions,
+  Timestamp,
+} from './common.js';
 import { z } from './zod.js';
 
-export const TaskPriority = z
-  .enum(['low', 'normal', 'high', 'critical'])
-  .openapi('TaskPriority', {
-    description: '`low` not urgent, `normal` the default, `high` important, `critical` must be done at once.',
-    example: 'high',
-  });
+export const TaskPriority = z.enum(['low', 'normal', 'high', 'critical']).openapi('TaskPriority', {
+  description: '`low` not urgent, `normal` the default, `high` important, `critical` must be done at once.',
+  example: 'high',
+});
 export type TaskPriority = z.infer<typeof TaskPriority>;
 
 export const TaskStatus = z
@@ -45,7 +57,12 @@ export const CreateTaskBody = z
     due_at: DueAt.nullish(),
   })
   .openapi('CreateTaskBody', {
-    example: { title: 'Summarise the three papers', description: 'Two paragraphs each, with citations.', priority: 'high', due_at: '2026-12-01' },
+    example: {
+      title: 'Summarise the three papers',
+      description: 'Two paragraphs each, with citations.',
+      priority: 'high',
+      due_at: '2026-12-01',
+    },
   });
 export type CreateTaskBody = z.infer<typeof CreateTaskBody>;
 
@@ -67,9 +84,9 @@ export const UpdateTaskBody = atLeastOneOf(
     due_at: DueAt.nullish().openapi({ description: 'ISO 8601 date or date-time with a zone; null clears it.' }),
   }),
 ).openapi('UpdateTaskBody', {
-    description: 'Only the fields given change (at least one); unknown fields are ignored.',
-    example: { status: 'in_progress', priority: 'critical', due_at: '2026-12-01T09:00:00+02:00' },
-  });
+  description: 'Only the fields given change (at least one); unknown fields are ignored.',
+  example: { status: 'in_progress', priority: 'critical', due_at: '2026-12-01T09:00:00+02:00' },
+});
 export type UpdateTaskBody = z.infer<typeof UpdateTaskBody>;
 
 export const TaskStatusFilter = z
@@ -84,11 +101,7 @@ export const TaskListQuery = z.object({
   limit: QueryInteger(1, MAX_TASKS_PAGE)
     .optional()
     .openapi({ description: `Tasks per page, 1..${MAX_TASKS_PAGE}, default ${MAX_TASKS_PAGE}.` }),
-  cursor: z
-    .string()
-    .max(500)
-    .optional()
-    .openapi({ description: '`next_cursor` of the previous page (with the same `status`).' }),
+  cursor: z.string().max(500).optional().openapi({ description: '`next_cursor` of the previous page (with the same `status`).' }),
 });
 
 export const TaskList = z
@@ -97,9 +110,7 @@ export const TaskList = z
     next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
   })
   .openapi('TaskList');
-export const DeletedTask = z
-  .object({ deleted: z.literal(true), id: Id('Task') })
-  .openapi('DeletedTask');
+export const DeletedTask = z.object({ deleted: z.literal(true), id: Id('Task') }).openapi('DeletedTask');
 
 const auth = meta('mindKey', 'Tasks');
 
@@ -108,68 +119,72 @@ const TaskIdParams = z.object({
   id: Id('Task').openapi({ description: 'Task id (UUID), as answered by POST /mind/task or GET /mind/tasks.' }),
 });
 
-export const tasksContract = c.router({
-  listTasks: {
-    method: 'GET',
-    path: '/mind/tasks',
-    summary: 'List tasks',
-    description:
-      'Tasks of the key\'s mind, at most `limit` (default 100) a page. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation. Page with `next_cursor`: a task is never shown twice or skipped while it keeps its place in the order; one that changes status, priority or due date between pages may move across the page boundary.',
-    query: TaskListQuery,
-    responses: { 200: TaskList, ...errors(400) },
-    metadata: auth,
+export const tasksContract = c.router(
+  {
+    listTasks: {
+      method: 'GET',
+      path: '/mind/tasks',
+      summary: 'List tasks',
+      description:
+        "Tasks of the key's mind, at most `limit` (default 100) a page. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation. Page with `next_cursor`: a task is never shown twice or skipped while it keeps its place in the order; one that changes status, priority or due date between pages may move across the page boundary.",
+      query: TaskListQuery,
+      responses: { 200: TaskList, ...errors(400) },
+      metadata: auth,
+    },
+    createTask: {
+      method: 'POST',
+      path: '/mind/task',
+      summary: 'Create a task',
+      description: 'Creates a `pending` task (priority `normal` unless given).',
+      body: CreateTaskBody,
+      responses: { 201: Task, ...bodyErrors },
+      metadata: auth,
+    },
+    createTaskFromQuery: {
+      method: 'GET',
+      path: '/mind/task',
+      summary: 'Create a task from query parameters',
+      description:
+        'The same as POST /mind/task for tools that can only fetch URLs: `GET /mind/task?key=mk_...&title=Buy+milk&priority=high`.',
+      query: CreateTaskQuery,
+      responses: { 201: Task, ...errors(400) },
+      metadata: meta('mindKey', 'Tasks', { idempotent: false }),
+    },
+    getTask: {
+      method: 'GET',
+      path: '/mind/task/:id',
+      summary: 'Get a task',
+      pathParams: TaskIdParams,
+      responses: { 200: Task, ...errors(404) },
+      metadata: auth,
+    },
+    updateTask: {
+      method: 'PUT',
+      path: '/mind/task/:id',
+      summary: 'Update a task',
+      description: 'Changes the given fields. Setting `status` to `done` sets `completed_at`; leaving `done` clears it.',
+      pathParams: TaskIdParams,
+      body: UpdateTaskBody,
+      responses: { 200: Task, ...errors(404), ...bodyErrors },
+      metadata: auth,
+    },
+    completeTask: {
+      method: 'GET',
+      path: '/mind/task/:id/complete',
+      summary: 'Mark a task done',
+      pathParams: TaskIdParams,
+      responses: { 200: Task, ...errors(404) },
+      metadata: auth,
+    },
+    deleteTask: {
+      method: 'GET',
+      path: '/mind/task/:id/delete',
+      summary: 'Delete a task',
+      description: 'Deletes the task permanently and answers a confirmation (a GET, for URL-only tools).',
+      pathParams: TaskIdParams,
+      responses: { 200: DeletedTask, ...errors(404) },
+      metadata: auth,
+    },
   },
-  createTask: {
-    method: 'POST',
-    path: '/mind/task',
-    summary: 'Create a task',
-    description: 'Creates a `pending` task (priority `normal` unless given).',
-    body: CreateTaskBody,
-    responses: { 201: Task, ...bodyErrors },
-    metadata: auth,
-  },
-  createTaskFromQuery: {
-    method: 'GET',
-    path: '/mind/task',
-    summary: 'Create a task from query parameters',
-    description: 'The same as POST /mind/task for tools that can only fetch URLs: `GET /mind/task?key=mk_...&title=Buy+milk&priority=high`.',
-    query: CreateTaskQuery,
-    responses: { 201: Task, ...errors(400) },
-    metadata: meta('mindKey', 'Tasks', { idempotent: false }),
-  },
-  getTask: {
-    method: 'GET',
-    path: '/mind/task/:id',
-    summary: 'Get a task',
-    pathParams: TaskIdParams,
-    responses: { 200: Task, ...errors(404) },
-    metadata: auth,
-  },
-  updateTask: {
-    method: 'PUT',
-    path: '/mind/task/:id',
-    summary: 'Update a task',
-    description: 'Changes the given fields. Setting `status` to `done` sets `completed_at`; leaving `done` clears it.',
-    pathParams: TaskIdParams,
-    body: UpdateTaskBody,
-    responses: { 200: Task, ...errors(404), ...bodyErrors },
-    metadata: auth,
-  },
-  completeTask: {
-    method: 'GET',
-    path: '/mind/task/:id/complete',
-    summary: 'Mark a task done',
-    pathParams: TaskIdParams,
-    responses: { 200: Task, ...errors(404) },
-    metadata: auth,
-  },
-  deleteTask: {
-    method: 'GET',
-    path: '/mind/task/:id/delete',
-    summary: 'Delete a task',
-    description: 'Deletes the task permanently and answers a confirmation (a GET, for URL-only tools).',
-    pathParams: TaskIdParams,
-    responses: { 200: DeletedTask, ...errors(404) },
-    metadata: auth,
-  },
-}, routerOptions(mindKeyErrors));
+  routerOptions(mindKeyErrors),
+);

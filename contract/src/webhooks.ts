@@ -1,9 +1,22 @@
-import { atLeastOneOf, bodyErrors, c, errors, Id, meta, mindKeyErrors, NullableTimestamp, QueryInteger, routerOptions, Timestamp } from './common.js';
+import {
+  atLeastOneOf,
+  bodyErrors,
+  c,
+  errors,
+  Id,
+  meta,
+  mindKeyErrors,
+  NullableTimestamp,
+  QueryInteger,
+  routerOptions,
+  Timestamp,
+} from './common.js';
 import { DEPRECATED_EVENT_NAMES, VALID_EVENT_PATTERNS } from './events.js';
 import { z } from './zod.js';
 
 /** `https://...`, or `http://localhost` / `http://127.0.0.1` with any port (the scheme in any case). */
-const WEBHOOK_URL = /^\s*(?:[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#]|[Hh][Tt][Tt][Pp]:\/\/(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\.0\.0\.1)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|\s*$))/;
+const WEBHOOK_URL =
+  /^\s*(?:[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#]|[Hh][Tt][Tt][Pp]:\/\/(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\.0\.0\.1)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|\s*$))/;
 const Url = z
   .string()
   .trim()
@@ -13,7 +26,7 @@ const Url = z
   .openapi({
     pattern: WEBHOOK_URL.source,
     description:
-      '`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development. Also refused (400): the service\'s own address, and `http://localhost` unless the server listens on loopback only or MIND_WEBHOOK_ALLOW_LOCALHOST is set.',
+      "`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development. Also refused (400): the service's own address, and `http://localhost` unless the server listens on loopback only or MIND_WEBHOOK_ALLOW_LOCALHOST is set.",
     example: 'https://example.com/hooks/mind',
   });
 
@@ -103,96 +116,99 @@ export type Delivery = z.infer<typeof Delivery>;
 const WebhookParams = z.object({ id: Id('Webhook') });
 const auth = meta('mindKey', 'Webhooks');
 
-export const webhooksContract = c.router({
-  createWebhook: {
-    method: 'POST',
-    path: '/webhooks',
-    summary: 'Create a webhook',
-    description: 'At most 20 per mind (the 21st is 409); the same URL twice in a mind is 409.',
-    body: CreateWebhookBody,
-    responses: { 201: CreatedWebhook, ...errors(409), ...bodyErrors },
-    metadata: auth,
+export const webhooksContract = c.router(
+  {
+    createWebhook: {
+      method: 'POST',
+      path: '/webhooks',
+      summary: 'Create a webhook',
+      description: 'At most 20 per mind (the 21st is 409); the same URL twice in a mind is 409.',
+      body: CreateWebhookBody,
+      responses: { 201: CreatedWebhook, ...errors(409), ...bodyErrors },
+      metadata: auth,
+    },
+    listWebhooks: {
+      method: 'GET',
+      path: '/webhooks',
+      summary: 'List webhooks',
+      description: "The key's mind's webhooks as a bare array (the spec's form). Not paged: a mind has at most 20 webhooks.",
+      responses: { 200: z.array(Webhook) },
+      metadata: auth,
+    },
+    getWebhook: {
+      method: 'GET',
+      path: '/webhooks/:id',
+      summary: 'Get a webhook',
+      pathParams: WebhookParams,
+      responses: { 200: Webhook, ...errors(404) },
+      metadata: auth,
+    },
+    updateWebhook: {
+      method: 'PUT',
+      path: '/webhooks/:id',
+      summary: 'Update a webhook',
+      description: 'A new `secret` signs the next delivery.',
+      pathParams: WebhookParams,
+      body: UpdateWebhookBody,
+      responses: { 200: Webhook, ...errors(404, 409), ...bodyErrors },
+      metadata: auth,
+    },
+    enableWebhook: {
+      method: 'POST',
+      path: '/webhooks/:id/enable',
+      summary: 'Enable a webhook',
+      pathParams: WebhookParams,
+      body: c.noBody(),
+      responses: { 200: Webhook, ...errors(404) },
+      metadata: meta('mindKey', 'Webhooks', { idempotent: true }),
+    },
+    disableWebhook: {
+      method: 'POST',
+      path: '/webhooks/:id/disable',
+      summary: 'Disable a webhook',
+      pathParams: WebhookParams,
+      body: c.noBody(),
+      responses: { 200: Webhook, ...errors(404) },
+      metadata: meta('mindKey', 'Webhooks', { idempotent: true }),
+    },
+    testWebhook: {
+      method: 'POST',
+      path: '/webhooks/:id/test',
+      summary: 'Send a test event',
+      description: 'Sends a `memory.created` test event at once and reports the outcome. 409 on a disabled webhook.',
+      pathParams: WebhookParams,
+      body: c.noBody(),
+      responses: { 200: WebhookTestResult, ...errors(404, 409) },
+      metadata: auth,
+    },
+    deleteWebhook: {
+      method: 'DELETE',
+      path: '/webhooks/:id',
+      summary: 'Delete a webhook',
+      pathParams: WebhookParams,
+      responses: { 204: c.noBody(), ...errors(404) },
+      metadata: auth,
+    },
+    listDeliveries: {
+      method: 'GET',
+      path: '/webhooks/:id/deliveries',
+      summary: 'Recent deliveries',
+      description: 'The most recent deliveries of this webhook, newest first, each with its attempts.',
+      pathParams: WebhookParams,
+      query: z.object({ limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 50.' }) }),
+      responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 404) },
+      metadata: auth,
+    },
+    redeliver: {
+      method: 'POST',
+      path: '/webhooks/:id/deliveries/:did/redeliver',
+      summary: 'Send a delivery again',
+      description: 'Queues the same event again for this webhook as a new delivery.',
+      pathParams: z.object({ id: Id('Webhook'), did: Id('Delivery') }),
+      body: c.noBody(),
+      responses: { 202: Delivery, ...errors(404, 409) },
+      metadata: auth,
+    },
   },
-  listWebhooks: {
-    method: 'GET',
-    path: '/webhooks',
-    summary: 'List webhooks',
-    description: "The key's mind's webhooks as a bare array (the spec's form). Not paged: a mind has at most 20 webhooks.",
-    responses: { 200: z.array(Webhook) },
-    metadata: auth,
-  },
-  getWebhook: {
-    method: 'GET',
-    path: '/webhooks/:id',
-    summary: 'Get a webhook',
-    pathParams: WebhookParams,
-    responses: { 200: Webhook, ...errors(404) },
-    metadata: auth,
-  },
-  updateWebhook: {
-    method: 'PUT',
-    path: '/webhooks/:id',
-    summary: 'Update a webhook',
-    description: 'A new `secret` signs the next delivery.',
-    pathParams: WebhookParams,
-    body: UpdateWebhookBody,
-    responses: { 200: Webhook, ...errors(404, 409), ...bodyErrors },
-    metadata: auth,
-  },
-  enableWebhook: {
-    method: 'POST',
-    path: '/webhooks/:id/enable',
-    summary: 'Enable a webhook',
-    pathParams: WebhookParams,
-    body: c.noBody(),
-    responses: { 200: Webhook, ...errors(404) },
-    metadata: meta('mindKey', 'Webhooks', { idempotent: true }),
-  },
-  disableWebhook: {
-    method: 'POST',
-    path: '/webhooks/:id/disable',
-    summary: 'Disable a webhook',
-    pathParams: WebhookParams,
-    body: c.noBody(),
-    responses: { 200: Webhook, ...errors(404) },
-    metadata: meta('mindKey', 'Webhooks', { idempotent: true }),
-  },
-  testWebhook: {
-    method: 'POST',
-    path: '/webhooks/:id/test',
-    summary: 'Send a test event',
-    description: 'Sends a `memory.created` test event at once and reports the outcome. 409 on a disabled webhook.',
-    pathParams: WebhookParams,
-    body: c.noBody(),
-    responses: { 200: WebhookTestResult, ...errors(404, 409) },
-    metadata: auth,
-  },
-  deleteWebhook: {
-    method: 'DELETE',
-    path: '/webhooks/:id',
-    summary: 'Delete a webhook',
-    pathParams: WebhookParams,
-    responses: { 204: c.noBody(), ...errors(404) },
-    metadata: auth,
-  },
-  listDeliveries: {
-    method: 'GET',
-    path: '/webhooks/:id/deliveries',
-    summary: 'Recent deliveries',
-    description: 'The most recent deliveries of this webhook, newest first, each with its attempts.',
-    pathParams: WebhookParams,
-    query: z.object({ limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 50.' }) }),
-    responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 404) },
-    metadata: auth,
-  },
-  redeliver: {
-    method: 'POST',
-    path: '/webhooks/:id/deliveries/:did/redeliver',
-    summary: 'Send a delivery again',
-    description: 'Queues the same event again for this webhook as a new delivery.',
-    pathParams: z.object({ id: Id('Webhook'), did: Id('Delivery') }),
-    body: c.noBody(),
-    responses: { 202: Delivery, ...errors(404, 409) },
-    metadata: auth,
-  },
-}, routerOptions(mindKeyErrors));
+  routerOptions(mindKeyErrors),
+);

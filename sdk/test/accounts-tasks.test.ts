@@ -28,7 +28,10 @@ describe('accounts, minds, tasks, system', () => {
     const mind = await user.minds.create({ name: 'research', description: 'notes' });
     assert.match(mind.mind_key, /^mk_/);
     const list = await user.minds.list();
-    assert.deepEqual(list.map((m) => [m.id, m.name, m.memory_count]), [[mind.id, 'research', 0]]);
+    assert.deepEqual(
+      list.map((m) => [m.id, m.name, m.memory_count]),
+      [[mind.id, 'research', 0]],
+    );
     const withKey = user.withOptions({ mindKey: mind.mind_key });
     assert.deepEqual(await withKey.tasks.list(), []);
     await user.minds.delete(mind.id);
@@ -43,7 +46,10 @@ describe('accounts, minds, tasks, system', () => {
     assert.equal(task.priority, 'high');
     assert.equal(task.due_at, '2026-12-01T00:00:00.000Z');
     const other = await client.tasks.create({ title: 'Second' });
-    assert.deepEqual((await client.tasks.list()).map((t) => t.id), [task.id, other.id]);
+    assert.deepEqual(
+      (await client.tasks.list()).map((t) => t.id),
+      [task.id, other.id],
+    );
 
     const started = await client.tasks.update(task.id, { status: 'in_progress', description: 'two pages' });
     assert.equal(started.status, 'in_progress');
@@ -52,14 +58,17 @@ describe('accounts, minds, tasks, system', () => {
     const done = await client.tasks.complete(other.id);
     assert.equal(done.status, 'done');
     assert.ok(done.completed_at);
-    assert.deepEqual((await client.tasks.list({ status: 'done' })).map((t) => t.id), [other.id]);
+    assert.deepEqual(
+      (await client.tasks.list({ status: 'done' })).map((t) => t.id),
+      [other.id],
+    );
     assert.equal((await client.tasks.list({ status: 'all' })).length, 2);
 
     assert.deepEqual(await client.tasks.delete(task.id), { deleted: true, id: task.id });
     await assert.rejects(client.tasks.get(task.id), NotFoundError);
   });
 
-  it('another mind\'s task is NotFoundError', async () => {
+  it("another mind's task is NotFoundError", async () => {
     const a = await live.account();
     const b = await live.account();
     const task = await a.client.tasks.create({ title: 'private' });

@@ -36,7 +36,10 @@ describe('computers and the agent client', () => {
     assert.match(computer_token, /^ct_/);
     assert.equal(agent.computerToken, computer_token);
     const list = await client.computers.list();
-    assert.deepEqual(list.map((c) => c.id), [computer_id]);
+    assert.deepEqual(
+      list.map((c) => c.id),
+      [computer_id],
+    );
     const computer = await client.computers.get(computer_id);
     assert.equal(computer.computer_name, 'office-pc');
     assert.equal(computer.status, 'active');
@@ -66,7 +69,10 @@ describe('computers and the agent client', () => {
     assert.deepEqual(command.result, { typed: 5 });
     await assert.rejects(agent.postResult(polled.command_id, { status: 'done' }), ConflictError);
     const recent = await client.computers.listCommands(computer_id, { limit: 5 });
-    assert.deepEqual(recent.map((c) => c.command_id), [queued.command_id]);
+    assert.deepEqual(
+      recent.map((c) => c.command_id),
+      [queued.command_id],
+    );
   });
 
   it('run waits for the result; screenshot answers PNG bytes (a fake agent answers through commands())', async () => {

@@ -50,7 +50,7 @@ describe('errors from the live service', () => {
     assert.match(err.docs ?? '', /\/docs\/getting-started\/authentication$/);
   });
 
-  it('403 ForbiddenError for deleting another user\'s mind', async () => {
+  it("403 ForbiddenError for deleting another user's mind", async () => {
     const owner = await live.account();
     const other = await live.account();
     const err = await other.client.minds.delete(owner.mindId).catch((e: unknown) => e);
@@ -89,7 +89,9 @@ describe('errors the service gives only in special situations', () => {
   ] as const;
   for (const [status, name, Class] of cases) {
     it(`${status} is ${Class.name} with the error object's fields`, async () => {
-      const server = await scriptedServer([{ status, body: { ...errorObject(status, name, `msg ${status}`), docs: 'https://x/docs' }, headers: { 'retry-after': '7' } }]);
+      const server = await scriptedServer([
+        { status, body: { ...errorObject(status, name, `msg ${status}`), docs: 'https://x/docs' }, headers: { 'retry-after': '7' } },
+      ]);
       try {
         const client = new MindClient({ baseUrl: server.baseUrl, maxRetries: 0 });
         const err = await client.system.health().catch((e: unknown) => e);

@@ -13,7 +13,12 @@ describe('memories, chat, scripts', () => {
 
   it('store, get, update, recall, stats, delete', async () => {
     const { client } = await live.account();
-    const memory = await client.memories.store({ category: 'preference', key: 'style', content: 'Prefers short sentences', tags: ['writing'] });
+    const memory = await client.memories.store({
+      category: 'preference',
+      key: 'style',
+      content: 'Prefers short sentences',
+      tags: ['writing'],
+    });
     assert.equal(memory.category, 'preference');
     assert.equal((await client.memories.get(memory.id)).content, 'Prefers short sentences');
     // The same key in the same category updates the memory.
@@ -23,7 +28,10 @@ describe('memories, chat, scripts', () => {
     assert.deepEqual(updated.tags, ['writing', 'spelling']);
 
     const hits = await client.memories.recall({ q: 'British', tags: ['spelling'] });
-    assert.deepEqual(hits.memories.map((m) => m.id), [memory.id]);
+    assert.deepEqual(
+      hits.memories.map((m) => m.id),
+      [memory.id],
+    );
     assert.equal(typeof hits.memories[0].score, 'number');
 
     const stats = await client.memories.stats();
@@ -50,7 +58,7 @@ describe('memories, chat, scripts', () => {
     assert.deepEqual([...seen].sort(), [...ids].sort());
   });
 
-  it('verify needs the owner\'s JWT: the client prefers it; a Mind Key alone is ForbiddenError', async () => {
+  it("verify needs the owner's JWT: the client prefers it; a Mind Key alone is ForbiddenError", async () => {
     const { client, mindKey } = await live.account();
     const memory = await client.memories.store({ category: 'fact', content: 'The sky is blue' });
     const keyOnly = live.client.withOptions({ mindKey });
@@ -84,14 +92,20 @@ describe('memories, chat, scripts', () => {
     const reply = await client.chat.send({ role: 'agent', content: 'Hi.', thread: 'ops' });
     assert.equal(reply.thread, 'ops');
     const messages = await client.chat.list({ thread: 'ops' });
-    assert.deepEqual(messages.map((m) => m.content), ['Hello?', 'Hi.']);
+    assert.deepEqual(
+      messages.map((m) => m.content),
+      ['Hello?', 'Hi.'],
+    );
   });
 
   it('scripts: create, list, get, update, delete; a duplicate name is ConflictError', async () => {
     const { client } = await live.account();
     const script = await client.scripts.create({ name: 'fetch-arxiv', language: 'python', content: 'print(1)' });
     await assert.rejects(client.scripts.create({ name: 'fetch-arxiv', content: '' }), ConflictError);
-    assert.deepEqual((await client.scripts.list()).map((s) => s.id), [script.id]);
+    assert.deepEqual(
+      (await client.scripts.list()).map((s) => s.id),
+      [script.id],
+    );
     const updated = await client.scripts.update(script.id, { content: 'print(2)' });
     assert.equal(updated.content, 'print(2)');
     assert.equal((await client.scripts.get(script.id)).content, 'print(2)');

@@ -45,7 +45,10 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
     assert.ok(files.includes('package/dist/index.d.ts'));
     assert.ok(files.includes('package/dist/index.d.cts'));
     const others = files.filter((f) => !f.startsWith('package/dist/'));
-    assert.deepEqual(others.filter((f) => !['package/package.json', 'package/README.md', 'package/LICENSE'].includes(f)), []);
+    assert.deepEqual(
+      others.filter((f) => !['package/package.json', 'package/README.md', 'package/LICENSE'].includes(f)),
+      [],
+    );
     assert.ok(others.includes('package/README.md'));
 
     const { stdout: manifest } = await run('tar', ['-xzOf', tarball, 'package/package.json']);

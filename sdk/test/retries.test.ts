@@ -1,14 +1,7 @@
 // Retry behaviour against a real local HTTP server: what is retried, how long the SDK waits, what is not.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import {
-  ConnectionError,
-  InternalServerError,
-  MindClient,
-  RateLimitedError,
-  RequestAbortedError,
-  UnavailableError,
-} from '../src/index.js';
+import { ConnectionError, InternalServerError, MindClient, RateLimitedError, RequestAbortedError, UnavailableError } from '../src/index.js';
 import { errorObject, HEALTH_OK, scriptedServer, type ScriptedServer } from './scripted-server.js';
 
 const TASK = {
@@ -31,7 +24,12 @@ afterEach(async () => {
 });
 
 function client(options: Partial<ConstructorParameters<typeof MindClient>[0]> = {}) {
-  return new MindClient({ baseUrl: server!.baseUrl, mindKey: 'mk_test', retryBackoff: { initialDelayMs: 10, maxDelayMs: 40, jitter: false }, ...options });
+  return new MindClient({
+    baseUrl: server!.baseUrl,
+    mindKey: 'mk_test',
+    retryBackoff: { initialDelayMs: 10, maxDelayMs: 40, jitter: false },
+    ...options,
+  });
 }
 
 describe('retries', () => {
@@ -79,7 +77,9 @@ describe('retries', () => {
     server = await scriptedServer([
       { status: 429, body: errorObject(429, 'Too Many Requests', 'Rate limit exceeded.'), headers: { 'retry-after': '120' } },
     ]);
-    const err = await client().system.health().catch((e: unknown) => e);
+    const err = await client()
+      .system.health()
+      .catch((e: unknown) => e);
     assert.ok(err instanceof RateLimitedError);
     assert.equal(err.retryAfter, 120);
     assert.equal(server.requests.length, 1);
@@ -112,19 +112,28 @@ describe('retries', () => {
   });
 
   it('does not retry 4xx answers other than 408 and 429', async () => {
-    server = await scriptedServer([{ status: 404, body: errorObject(404, 'Not Found', 'Task not found') }, { status: 200, body: TASK }]);
+    server = await scriptedServer([
+      { status: 404, body: errorObject(404, 'Not Found', 'Task not found') },
+      { status: 200, body: TASK },
+    ]);
     await assert.rejects(client().tasks.get(TASK.id));
     assert.equal(server.requests.length, 1);
   });
 
   it('retries a read after a dropped connection', async () => {
-    server = await scriptedServer([{ status: 0, drop: true }, { status: 200, body: HEALTH_OK }]);
+    server = await scriptedServer([
+      { status: 0, drop: true },
+      { status: 200, body: HEALTH_OK },
+    ]);
     assert.equal((await client().system.health()).status, 'ok');
     assert.equal(server.requests.length, 2);
   });
 
   it('does not retry a creating POST after a dropped connection: it may have been done', async () => {
-    server = await scriptedServer([{ status: 0, drop: true }, { status: 201, body: TASK }]);
+    server = await scriptedServer([
+      { status: 0, drop: true },
+      { status: 201, body: TASK },
+    ]);
     await assert.rejects(client().tasks.create({ title: 't' }), ConnectionError);
     assert.equal(server.requests.length, 1);
   });
@@ -141,7 +150,10 @@ describe('retries', () => {
   });
 
   it('the default backoff follows 1, 2, 4, 8 s (checked with the first step only, jitter off)', async () => {
-    server = await scriptedServer([{ status: 500, body: errorObject(500, 'Internal Server Error', 'boom') }, { status: 200, body: HEALTH_OK }]);
+    server = await scriptedServer([
+      { status: 500, body: errorObject(500, 'Internal Server Error', 'boom') },
+      { status: 200, body: HEALTH_OK },
+    ]);
     const c = new MindClient({ baseUrl: server.baseUrl, retryBackoff: { jitter: false } });
     await c.system.health();
     const waited = server.requests[1].at - server.requests[0].at;
@@ -150,7 +162,9 @@ describe('retries', () => {
 
   it('the last 500 surfaces as InternalServerError with the request id', async () => {
     server = await scriptedServer([{ status: 500, body: errorObject(500, 'Internal Server Error', 'boom') }]);
-    const err = await client({ maxRetries: 1 }).system.health().catch((e: unknown) => e);
+    const err = await client({ maxRetries: 1 })
+      .system.health()
+      .catch((e: unknown) => e);
     assert.ok(err instanceof InternalServerError);
     assert.equal(err.requestId, 'req-2');
   });

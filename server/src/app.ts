@@ -64,7 +64,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (config.databaseUrl && !config.encryptionKey) {
     // Instances sharing PostgreSQL must agree on the key; without MIND_ENCRYPTION_KEY it lives in the database.
     config = { ...config, encryptionKey: await loadOrCreateServiceSecret(db, 'encryption-key') };
-    log.warn('MIND_ENCRYPTION_KEY is not set: the encryption key is kept in the database, so a dump of the database alone reveals encrypted data. Set it in production.');
+    log.warn(
+      'MIND_ENCRYPTION_KEY is not set: the encryption key is kept in the database, so a dump of the database alone reveals encrypted data. Set it in production.',
+    );
   }
 
   const ctx: AppContext = {
@@ -125,7 +127,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (answerCors(req, res)) return;
     if (ctx.state === 'draining' && req.url?.split('?')[0] !== '/health') {
       res.setHeader('Connection', 'close');
-      return sendError(res, new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }));
+      return sendError(
+        res,
+        new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
+      );
     }
     const serve = route(req);
     if (serve) return serve(res);

@@ -16,10 +16,13 @@ Commands:
 
 Configuration comes from environment variables (PORT, HOST, MIND_DATA_DIR, DATABASE_URL, ...):
 see docs/configuration.md. Every command takes --help.`,
-  start: 'Usage: mind-service start\n\nStarts the service on HOST:PORT (default 127.0.0.1:3000) with migrations applied.\nSIGTERM or SIGINT drains it gracefully and exits 0.',
-  migrate: 'Usage: mind-service migrate\n\nApplies pending migrations to the configured database and exits. An up-to-date database is left unchanged.',
+  start:
+    'Usage: mind-service start\n\nStarts the service on HOST:PORT (default 127.0.0.1:3000) with migrations applied.\nSIGTERM or SIGINT drains it gracefully and exits 0.',
+  migrate:
+    'Usage: mind-service migrate\n\nApplies pending migrations to the configured database and exits. An up-to-date database is left unchanged.',
   mind: 'Usage: mind-service mind disable <mind-id>\n       mind-service mind enable <mind-id>\n\nA disabled mind answers 403 to its Mind Key; its data is kept. Mind ids are listed by GET /minds.',
-  backup: 'Usage: mind-service backup <file>\n\nCopies the SQLite database to <file> with SQLite\'s online backup (safe while the service runs).\nOn PostgreSQL use pg_dump instead.',
+  backup:
+    "Usage: mind-service backup <file>\n\nCopies the SQLite database to <file> with SQLite's online backup (safe while the service runs).\nOn PostgreSQL use pg_dump instead.",
 };
 
 class UsageError extends Error {}
@@ -54,7 +57,9 @@ async function run(args: string[]): Promise<number> {
     case 'migrate': {
       if (rest.length) throw new UsageError(`migrate takes no arguments (got ${rest.join(' ')}).`);
       const applied = await withDatabase(config, migrateLatest);
-      console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date; nothing changed.');
+      console.log(
+        applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date; nothing changed.',
+      );
       return 0;
     }
     case 'mind': {

@@ -25,8 +25,16 @@ const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' |
 /** Browser origins allowed to call the API (`https://app.example.com,http://localhost:5173`, or `*`). */
 const corsOrigins = z
   .string()
-  .transform((v) => v.split(',').map((o) => o.trim()).filter(Boolean))
-  .refine((list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)), 'must be origins like https://app.example.com (scheme and host, no path), comma-separated, or *');
+  .transform((v) =>
+    v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .refine(
+    (list) => list.every((o) => o === '*' || /^https?:\/\/[^/?#\s]+$/.test(o)),
+    'must be origins like https://app.example.com (scheme and host, no path), comma-separated, or *',
+  );
 
 /** Every setting comes from the environment; this is the only place that reads it. */
 const EnvSchema = z.object({
@@ -68,7 +76,12 @@ const EnvSchema = z.object({
   MIND_MAX_COMPUTERS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(100),
   MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER: z.coerce.number().int().min(1).max(100_000).default(100),
   MIND_MAX_INSTALL_CODES_PER_MIND: z.coerce.number().int().min(1).max(10_000).default(20),
-  MIND_MAX_RESULT_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  MIND_MAX_RESULT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
   MIND_COMMAND_RETENTION: z
     .string()
     .regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration like 12h or 7d (0: no limit by age)')
@@ -137,7 +150,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = EnvSchema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}${i.path[0] ? ` (got ${JSON.stringify(cleaned[String(i.path[0])])})` : ''}`);
+    const lines = parsed.error.issues.map(
+      (i) => `  ${i.path.join('.')}: ${i.message}${i.path[0] ? ` (got ${JSON.stringify(cleaned[String(i.path[0])])})` : ''}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;

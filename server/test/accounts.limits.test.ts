@@ -87,7 +87,10 @@ describe('failed logins', () => {
     for (let i = 0; i < 40; i++) assert.equal((await login(from, email, PASSWORD)).status, 200);
     // More at once than the account's limit: none has failed, so none is refused.
     const together = await Promise.all(Array.from({ length: 16 }, () => login(from, email, PASSWORD)));
-    assert.deepEqual(together.map((r) => r.status), Array(16).fill(200));
+    assert.deepEqual(
+      together.map((r) => r.status),
+      Array(16).fill(200),
+    );
     for (let i = 0; i < 10; i++) assert.equal((await login(from, email, 'wrong')).status, 401);
     assertLimited(await login(from, email, 'wrong'), /account/);
   });
@@ -135,7 +138,11 @@ describe('failed logins: settings', () => {
       ['MIND_INSTALL_CODE_FAILURE_WINDOW', 'soon'],
       ['MIND_PASSWORD_THREADS', '0'],
     ]) {
-      assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && err.message.includes(name!), name);
+      assert.throws(
+        () => loadConfig({ [name]: value }),
+        (err: Error) => err instanceof ConfigError && err.message.includes(name!),
+        name,
+      );
     }
   });
 

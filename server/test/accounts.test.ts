@@ -54,10 +54,22 @@ describe('accounts', () => {
 
   test('a password differing from the real one only after byte 72 is refused', async () => {
     const base = 'x'.repeat(80);
-    await svc.http.post('/register').send({ email: 'bytes@example.com', password: `${base}A` }).expect(201);
-    await svc.http.post('/login').send({ email: 'bytes@example.com', password: `${base}B` }).expect(401);
-    await svc.http.post('/login').send({ email: 'bytes@example.com', password: `${'x'.repeat(72)}` }).expect(401);
-    await svc.http.post('/login').send({ email: 'bytes@example.com', password: `${base}A` }).expect(200);
+    await svc.http
+      .post('/register')
+      .send({ email: 'bytes@example.com', password: `${base}A` })
+      .expect(201);
+    await svc.http
+      .post('/login')
+      .send({ email: 'bytes@example.com', password: `${base}B` })
+      .expect(401);
+    await svc.http
+      .post('/login')
+      .send({ email: 'bytes@example.com', password: `${'x'.repeat(72)}` })
+      .expect(401);
+    await svc.http
+      .post('/login')
+      .send({ email: 'bytes@example.com', password: `${base}A` })
+      .expect(200);
   });
 
   test('login with a wrong password or an unknown email is 401 without saying which', async () => {

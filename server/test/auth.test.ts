@@ -38,7 +38,10 @@ describe('auth: credentials', () => {
     const other = await svc.user();
     const [header, , signature] = user.jwt.split('.');
     const payload = b64({ sub: other.userId, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 });
-    await svc.http.get('/minds').set(bearer(`${header}.${payload}.${signature}`)).expect(401);
+    await svc.http
+      .get('/minds')
+      .set(bearer(`${header}.${payload}.${signature}`))
+      .expect(401);
   });
 
   test('a JWT signed with another secret is refused', async () => {
@@ -92,7 +95,7 @@ describe('auth: credentials', () => {
     await svc.http.get('/endpoints').expect(200);
   });
 
-  test('a disabled mind\'s key is 403 saying so; enabling restores it', async () => {
+  test("a disabled mind's key is 403 saying so; enabling restores it", async () => {
     const m = await svc.mind();
     await svc.ctx.db('minds').where({ id: m.mindId }).update({ disabled_at: new Date().toISOString() });
     const res = await svc.http.get('/mind/tasks').set(bearer(m.mindKey)).expect(403);
@@ -161,7 +164,7 @@ describe('auth: ?key= rate limit', () => {
 describe('auth: TRUST_PROXY', () => {
   const svc = useService({ TRUST_PROXY: '1' });
 
-  test('with TRUST_PROXY=1 the client address comes from the proxy\'s X-Forwarded-For', async () => {
+  test("with TRUST_PROXY=1 the client address comes from the proxy's X-Forwarded-For", async () => {
     for (let i = 0; i < 61; i++) await svc.http.get('/mind/tasks?key=mk_x').set('X-Forwarded-For', '198.51.100.1');
     await svc.http.get('/mind/tasks?key=mk_x').set('X-Forwarded-For', '198.51.100.1').expect(429);
     await svc.http.get('/mind/tasks?key=mk_x').set('X-Forwarded-For', '198.51.100.2').expect(401);

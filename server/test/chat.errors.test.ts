@@ -5,7 +5,7 @@ import { bearer, useService } from './harness.js';
 describe('chat: bad input and other minds', () => {
   const svc = useService();
 
-  test('bad role, empty or oversized content, bad limits are 400 naming the field; another mind\'s message as before is 404', async () => {
+  test("bad role, empty or oversized content, bad limits are 400 naming the field; another mind's message as before is 404", async () => {
     const m = await svc.mind();
     const { auth } = m;
     const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -28,7 +28,8 @@ describe('chat: bad input and other minds', () => {
     assert.deepEqual((await svc.http.get('/mind/chat').set(auth).expect(200)).body.messages, []);
 
     const other = await svc.mind();
-    const theirs = (await svc.http.post('/mind/chat').set(bearer(other.mindKey)).send({ role: 'human', content: 'private' }).expect(201)).body;
+    const theirs = (await svc.http.post('/mind/chat').set(bearer(other.mindKey)).send({ role: 'human', content: 'private' }).expect(201))
+      .body;
     const res = await svc.http.get('/mind/chat').set(auth).query({ before: theirs.id }).expect(404);
     assert.match(res.body.message, /not found/);
     await svc.http.get('/mind/chat').set(auth).query({ before: 'nope' }).expect(404);

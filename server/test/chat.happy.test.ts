@@ -10,7 +10,8 @@ describe('chat', () => {
     const m = await svc.mind();
     const { auth } = m;
     const post = async (body: Record<string, unknown>) => (await svc.http.post('/mind/chat').set(auth).send(body).expect(201)).body;
-    const list = async (query: Record<string, string | number> = {}) => (await svc.http.get('/mind/chat').set(auth).query(query).expect(200)).body.messages;
+    const list = async (query: Record<string, string | number> = {}) =>
+      (await svc.http.get('/mind/chat').set(auth).query(query).expect(200)).body.messages;
     return { ...m, post, list };
   }
 
@@ -37,11 +38,23 @@ describe('chat', () => {
     const sent = [];
     for (let i = 0; i < 7; i++) sent.push(await post({ role: i % 2 ? 'agent' : 'human', content: `m${i}` })); // same millisecond is fine
     await post({ role: 'agent', content: 'elsewhere', thread: 'other' });
-    assert.deepEqual((await list()).map((m: { content: string }) => m.content), ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6']);
-    assert.deepEqual((await list({ limit: 3 })).map((m: { content: string }) => m.content), ['m4', 'm5', 'm6']);
-    assert.deepEqual((await list({ limit: 3, before: sent[4].id })).map((m: { content: string }) => m.content), ['m1', 'm2', 'm3']);
-    assert.deepEqual((await list({ before: sent[0].id })), []);
-    assert.deepEqual((await list({ thread: 'other' })).map((m: { content: string }) => m.content), ['elsewhere']);
+    assert.deepEqual(
+      (await list()).map((m: { content: string }) => m.content),
+      ['m0', 'm1', 'm2', 'm3', 'm4', 'm5', 'm6'],
+    );
+    assert.deepEqual(
+      (await list({ limit: 3 })).map((m: { content: string }) => m.content),
+      ['m4', 'm5', 'm6'],
+    );
+    assert.deepEqual(
+      (await list({ limit: 3, before: sent[4].id })).map((m: { content: string }) => m.content),
+      ['m1', 'm2', 'm3'],
+    );
+    assert.deepEqual(await list({ before: sent[0].id }), []);
+    assert.deepEqual(
+      (await list({ thread: 'other' })).map((m: { content: string }) => m.content),
+      ['elsewhere'],
+    );
     assert.deepEqual(await list({ thread: 'nobody' }), []);
   });
 
@@ -51,10 +64,13 @@ describe('chat', () => {
     clock.advance(1000);
     await post({ role: 'agent', content: 'second' });
     await post({ role: 'agent', content: 'third' });
-    assert.deepEqual((await list()).map((m: { content: string }) => m.content), ['first', 'second', 'third']);
+    assert.deepEqual(
+      (await list()).map((m: { content: string }) => m.content),
+      ['first', 'second', 'third'],
+    );
   });
 
-  test('a message moves the mind\'s last_activity', async () => {
+  test("a message moves the mind's last_activity", async () => {
     const { post, jwt, mindId } = await mind();
     clock.advance(60_000);
     const msg = await post({ role: 'human', content: 'hi' });

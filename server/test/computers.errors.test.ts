@@ -50,7 +50,8 @@ describe('computers: errors', () => {
     });
 
     test('a made-up code gives 400, whatever its shape', async () => {
-      for (const code of ['ABCD-EFGH', 'nonsense', '0000-0000']) assertError(await register(code), 400, 'body.code', 'unknown install code');
+      for (const code of ['ABCD-EFGH', 'nonsense', '0000-0000'])
+        assertError(await register(code), 400, 'body.code', 'unknown install code');
     });
 
     test('registering without the agent fields gives 400 naming them', async () => {
@@ -58,7 +59,7 @@ describe('computers: errors', () => {
       assertError(res, 400, 'body.computer_name', 'body.platform');
     });
 
-    test('a mind_id that is not one of the user\'s minds gives 404', async () => {
+    test("a mind_id that is not one of the user's minds gives 404", async () => {
       const owner = await svc.mind();
       const other = await svc.mind();
       assertError(await svc.http.post('/computers/install-code').set(bearer(other.jwt)).send({ mind_id: owner.mindId }), 404, 'Mind');
@@ -74,7 +75,14 @@ describe('computers: errors', () => {
     test('a computer_name that is empty or too long gives 400', async () => {
       const { jwt } = await svc.mind();
       assertError(await svc.http.post('/computers/install-code').set(bearer(jwt)).send({ computer_name: ' ' }), 400, 'body.computer_name');
-      assertError(await svc.http.post('/computers/install-code').set(bearer(jwt)).send({ computer_name: 'x'.repeat(201) }), 400, 'body.computer_name');
+      assertError(
+        await svc.http
+          .post('/computers/install-code')
+          .set(bearer(jwt))
+          .send({ computer_name: 'x'.repeat(201) }),
+        400,
+        'body.computer_name',
+      );
     });
   });
 
@@ -138,7 +146,8 @@ describe('computers: errors', () => {
 
     test('a bad limit gives 400', async () => {
       const { jwt, computerId } = await mindWithComputer(svc);
-      for (const limit of ['0', '201', 'ten']) assertError(await svc.http.get(`/computers/${computerId}/commands?limit=${limit}`).set(bearer(jwt)), 400, 'query.limit');
+      for (const limit of ['0', '201', 'ten'])
+        assertError(await svc.http.get(`/computers/${computerId}/commands?limit=${limit}`).set(bearer(jwt)), 400, 'query.limit');
     });
 
     test('unknown computer or command ids give 404', async () => {
@@ -160,7 +169,8 @@ describe('computers: errors', () => {
   describe('agent side', () => {
     test('wait must be a whole number from 0 to 60', async () => {
       const { token } = await mindWithComputer(svc);
-      for (const wait of ['61', '-1', 'soon', '1.5']) assertError(await svc.http.get(`/computers/me/poll?wait=${wait}`).set(bearer(token)), 400, 'query.wait');
+      for (const wait of ['61', '-1', 'soon', '1.5'])
+        assertError(await svc.http.get(`/computers/me/poll?wait=${wait}`).set(bearer(token)), 400, 'query.wait');
     });
 
     test('a result for an unknown command is 404, for a finished one 409', async () => {
@@ -189,7 +199,11 @@ describe('computers: errors', () => {
       assertError(await postResult(svc, token, commandId, { status: 'finished' }, 400), 400, 'body.status');
       assertError(await postResult(svc, token, commandId, { status: 'done', result: 'yes' }, 400), 400, 'body.result');
       assertError(await postResult(svc, token, commandId, { status: 'done', result: {} }, 400), 400, 'body.result.screenshot_b64');
-      assertError(await postResult(svc, token, commandId, { status: 'done', result: { screenshot_b64: 'not base64!' } }, 400), 400, 'body.result.screenshot_b64');
+      assertError(
+        await postResult(svc, token, commandId, { status: 'done', result: { screenshot_b64: 'not base64!' } }, 400),
+        400,
+        'body.result.screenshot_b64',
+      );
       const bad = await svc.http
         .post(`/computers/me/commands/${commandId}/result`)
         .set(bearer(token))
@@ -217,7 +231,10 @@ describe('computers: errors', () => {
 
     test('an agent that reports failure gives 502 with its reason', async () => {
       const { mindKey, computerId, token } = await mindWithComputer(svc);
-      const shot = svc.http.get(`/computers/${computerId}/screenshot`).set(bearer(mindKey)).then((r) => r);
+      const shot = svc.http
+        .get(`/computers/${computerId}/screenshot`)
+        .set(bearer(mindKey))
+        .then((r) => r);
       const [command] = await poll(svc, token, 5);
       await postResult(svc, token, command!.command_id, { status: 'failed', error: 'no display' });
       assertError(await shot, 502, 'no display');
@@ -225,10 +242,17 @@ describe('computers: errors', () => {
 
     test('a late result for the expired screenshot is refused with 409', async () => {
       const { mindKey, computerId, token } = await mindWithComputer(svc);
-      const shot = svc.http.get(`/computers/${computerId}/screenshot`).set(bearer(mindKey)).then((r) => r);
+      const shot = svc.http
+        .get(`/computers/${computerId}/screenshot`)
+        .set(bearer(mindKey))
+        .then((r) => r);
       const [command] = await poll(svc, token, 5);
       assert.equal((await shot).status, 504);
-      assertError(await postResult(svc, token, command!.command_id, { status: 'done', result: { screenshot_b64: 'AAAA' } }, 409), 409, 'expired');
+      assertError(
+        await postResult(svc, token, command!.command_id, { status: 'done', result: { screenshot_b64: 'AAAA' } }, 409),
+        409,
+        'expired',
+      );
     });
   });
 });

@@ -42,7 +42,11 @@ describe('computers: the whole loop', () => {
         const { mindKey, computerId, token } = await mindWithComputer(svc);
         const queued =
           form === 'POST'
-            ? await svc.http.post(`/computers/${computerId}/commands`).set(bearer(mindKey)).send({ type: c.type, payload: c.payload }).expect(201)
+            ? await svc.http
+                .post(`/computers/${computerId}/commands`)
+                .set(bearer(mindKey))
+                .send({ type: c.type, payload: c.payload })
+                .expect(201)
             : await svc.http.get(`/computers/${computerId}/command?${c.query}`).set(bearer(mindKey)).expect(201);
         assert.equal(queued.body.status, 'queued');
         const commandId = queued.body.command_id as string;
@@ -63,7 +67,8 @@ describe('computers: the whole loop', () => {
         const done = await getCommand(svc, mindKey, computerId, commandId);
         assert.equal(done.status, 'done');
         const shot = `/computers/${computerId}/commands/${commandId}/screenshot`;
-        const expected = c.type === 'screenshot' ? { ...resultFor(c.type), screenshot: { bytes: PNG_1X1.length, url: shot } } : resultFor(c.type);
+        const expected =
+          c.type === 'screenshot' ? { ...resultFor(c.type), screenshot: { bytes: PNG_1X1.length, url: shot } } : resultFor(c.type);
         assert.deepEqual(done.result, expected);
         assert.equal(done.error, null);
         assert.ok(done.completed_at);
@@ -84,7 +89,10 @@ describe('computers: the whole loop', () => {
     const commandId = await queue(svc, mindKey, computerId, { type: 'move', payload: { x: 1, y: 1 } });
     const { res, at } = await answered;
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.commands.map((c: { command_id: string }) => c.command_id), [commandId]);
+    assert.deepEqual(
+      res.body.commands.map((c: { command_id: string }) => c.command_id),
+      [commandId],
+    );
     assert.ok(queuedAt - startedAt >= 250, 'the poll was already waiting');
     assert.ok(at - queuedAt < 100, `answered ${Math.round(at - queuedAt)} ms after queueing`);
   });
@@ -94,7 +102,10 @@ describe('computers: the whole loop', () => {
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push(await queue(svc, jwt, computerId, { type: 'type', payload: { text: `t${i}` } }));
     const startedAt = performance.now();
-    assert.deepEqual((await poll(svc, token, 30)).map((c) => c.command_id), ids);
+    assert.deepEqual(
+      (await poll(svc, token, 30)).map((c) => c.command_id),
+      ids,
+    );
     assert.ok(performance.now() - startedAt < 1000);
 
     const emptyAt = performance.now();
@@ -104,15 +115,24 @@ describe('computers: the whole loop', () => {
 
   test('a newer poll from the same computer ends the older one with an empty answer', async () => {
     const { jwt, computerId, token } = await mindWithComputer(svc);
-    const older = svc.http.get('/computers/me/poll?wait=20').set(bearer(token)).then((r) => r);
+    const older = svc.http
+      .get('/computers/me/poll?wait=20')
+      .set(bearer(token))
+      .then((r) => r);
     await sleep(200);
-    const newer = svc.http.get('/computers/me/poll?wait=20').set(bearer(token)).then((r) => r);
+    const newer = svc.http
+      .get('/computers/me/poll?wait=20')
+      .set(bearer(token))
+      .then((r) => r);
     const olderRes = await older;
     assert.equal(olderRes.status, 200);
     assert.deepEqual(olderRes.body, { commands: [] });
     await sleep(100);
     const commandId = await queue(svc, jwt, computerId, { type: 'key', payload: { keys: ['enter'] } });
-    assert.deepEqual((await newer).body.commands.map((c: { command_id: string }) => c.command_id), [commandId]);
+    assert.deepEqual(
+      (await newer).body.commands.map((c: { command_id: string }) => c.command_id),
+      [commandId],
+    );
   });
 
   test('the screenshot endpoint answers exactly the PNG bytes the agent posted', async () => {
@@ -130,7 +150,10 @@ describe('computers: the whole loop', () => {
       .then((r) => r);
     const [command] = await poll(svc, token, 10);
     assert.equal(command?.type, 'screenshot');
-    await postResult(svc, token, command!.command_id, { status: 'done', result: { screenshot_b64: png.toString('base64'), width: 1, height: 1 } });
+    await postResult(svc, token, command!.command_id, {
+      status: 'done',
+      result: { screenshot_b64: png.toString('base64'), width: 1, height: 1 },
+    });
     const res = await shot;
     assert.equal(res.status, 200);
     assert.equal(res.headers['content-type'], 'image/png');
@@ -144,9 +167,15 @@ describe('computers: the whole loop', () => {
     const ids = [];
     for (let i = 0; i < 4; i++) ids.push(await queue(svc, jwt, computerId, { type: 'move', payload: { x: i, y: i } }));
     const all = await svc.http.get(`/computers/${computerId}/commands`).set(bearer(jwt)).expect(200);
-    assert.deepEqual(all.body.commands.map((c: { command_id: string }) => c.command_id), [...ids].reverse());
+    assert.deepEqual(
+      all.body.commands.map((c: { command_id: string }) => c.command_id),
+      [...ids].reverse(),
+    );
     const two = await svc.http.get(`/computers/${computerId}/commands?limit=2`).set(bearer(jwt)).expect(200);
-    assert.deepEqual(two.body.commands.map((c: { command_id: string }) => c.command_id), [ids[3], ids[2]]);
+    assert.deepEqual(
+      two.body.commands.map((c: { command_id: string }) => c.command_id),
+      [ids[3], ids[2]],
+    );
   });
 
   test('a queued command can be cancelled and is then never handed out', async () => {
@@ -172,7 +201,10 @@ describe('computers: the whole loop', () => {
 
     clock.advance(91_000);
     assert.equal((await svc.http.get(`/computers/${computerId}`).set(bearer(jwt)).expect(200)).body.online, false);
-    const waiting = svc.http.get('/computers/me/poll?wait=2').set(bearer(token)).then((r) => r);
+    const waiting = svc.http
+      .get('/computers/me/poll?wait=2')
+      .set(bearer(token))
+      .then((r) => r);
     await sleep(200);
     clock.advance(91_000); // last seen at the poll's start, long ago: online because it is polling now
     assert.equal((await svc.http.get(`/computers/${computerId}`).set(bearer(jwt)).expect(200)).body.online, true);
@@ -188,7 +220,10 @@ describe('computers: the whole loop', () => {
 
   test('disable revokes the token at once, ends a waiting poll, keeps the record and refuses commands', async () => {
     const { jwt, computerId, token } = await mindWithComputer(svc);
-    const waiting = svc.http.get('/computers/me/poll?wait=20').set(bearer(token)).then((r) => ({ r, at: performance.now() }));
+    const waiting = svc.http
+      .get('/computers/me/poll?wait=20')
+      .set(bearer(token))
+      .then((r) => ({ r, at: performance.now() }));
     await sleep(200);
     const disabledAt = performance.now();
     const res = await svc.http.post(`/computers/${computerId}/disable`).set(bearer(jwt)).expect(200);
@@ -218,7 +253,8 @@ describe('computers: the whole loop', () => {
     // Its token is refused at once; the computer's row goes with the rest in the background.
     await svc.http.get('/computers/me/poll?wait=0').set(bearer(token)).expect(401);
     // The rows go in the background (minds/purge.ts); the mind's own row goes last.
-    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++)
+      await new Promise((r) => setTimeout(r, 10));
     await svc.http.get(`/computers/${computerId}`).set(bearer(jwt)).expect(404);
   });
 
@@ -285,7 +321,11 @@ describe('computers: the whole loop', () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);
     const commandId = await queue(svc, mindKey, computerId, { type: 'screenshot' });
     for (let attempt = 1; attempt <= 3; attempt++) {
-      assert.deepEqual((await poll(svc, token, 0)).map((c) => c.command_id), [commandId], `hand-over ${attempt}`);
+      assert.deepEqual(
+        (await poll(svc, token, 0)).map((c) => c.command_id),
+        [commandId],
+        `hand-over ${attempt}`,
+      );
       assert.equal((await getCommand(svc, mindKey, computerId, commandId)).attempts, attempt);
       clock.advance(61_000);
       await svc.computers.sweep();
@@ -300,11 +340,17 @@ describe('computers: the whole loop', () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);
     const commandId = await queue(svc, mindKey, computerId, { type: 'screenshot' });
     await poll(svc, token, 0);
-    const waiting = svc.http.get('/computers/me/poll?wait=10').set(bearer(token)).then((r) => r);
+    const waiting = svc.http
+      .get('/computers/me/poll?wait=10')
+      .set(bearer(token))
+      .then((r) => r);
     await sleep(200);
     clock.advance(61_000);
     await svc.computers.sweep();
-    assert.deepEqual((await waiting).body.commands.map((c: { command_id: string }) => c.command_id), [commandId]);
+    assert.deepEqual(
+      (await waiting).body.commands.map((c: { command_id: string }) => c.command_id),
+      [commandId],
+    );
   });
 
   test('a command not finished within 10 minutes expires, queued or sent', async () => {

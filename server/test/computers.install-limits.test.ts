@@ -16,7 +16,10 @@ describe('computers: failed install-code registrations', () => {
   let next = 0;
   const address = () => `203.0.113.${++next}`;
   const register = (from: string, code: string) =>
-    svc.http.post('/computers/register').set('X-Forwarded-For', from).send({ code, computer_name: 'pc', ...AGENT_INFO });
+    svc.http
+      .post('/computers/register')
+      .set('X-Forwarded-For', from)
+      .send({ code, computer_name: 'pc', ...AGENT_INFO });
 
   before(async () => {
     svc = await startService({ TRUST_PROXY: '1' }, { clock });
@@ -50,15 +53,25 @@ describe('computers: failed install-code registrations', () => {
   });
 
   test('successful registrations are not failures, also many at once; the limit can be set', async () => {
-    const small = await startService({ TRUST_PROXY: '1', MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS: '3', MIND_INSTALL_CODE_FAILURE_WINDOW: '1m' });
+    const small = await startService({
+      TRUST_PROXY: '1',
+      MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS: '3',
+      MIND_INSTALL_CODE_FAILURE_WINDOW: '1m',
+    });
     try {
       const { mindKey } = await small.mind();
       const at = (code: string) =>
-        small.http.post('/computers/register').set('X-Forwarded-For', '203.0.113.250').send({ code, computer_name: 'pc', ...AGENT_INFO });
+        small.http
+          .post('/computers/register')
+          .set('X-Forwarded-For', '203.0.113.250')
+          .send({ code, computer_name: 'pc', ...AGENT_INFO });
       for (let i = 0; i < 5; i++) assert.equal((await at(await installCode(small, mindKey))).status, 201);
       // More at once than the limit (a fleet set up by one script): none failed, none is refused.
       const codes = await Promise.all(Array.from({ length: 8 }, () => installCode(small, mindKey)));
-      assert.deepEqual((await Promise.all(codes.map(at))).map((r) => r.status), Array(8).fill(201));
+      assert.deepEqual(
+        (await Promise.all(codes.map(at))).map((r) => r.status),
+        Array(8).fill(201),
+      );
       for (let i = 0; i < 3; i++) assert.equal((await at(guess(i))).status, 400);
       const limited = await at(guess(3));
       assert.equal(limited.status, 429);

@@ -52,8 +52,14 @@ describe('computers: a killed server', () => {
 
     const handedOut = await call(url, 'POST', `/computers/${computerId}/commands`, mindKey, { type: 'click', payload: { x: 1, y: 2 } });
     const polled = await call(url, 'GET', '/computers/me/poll?wait=0', token);
-    assert.deepEqual(polled.body.commands.map((c: { command_id: string }) => c.command_id), [handedOut.body.command_id]);
-    const waiting = await call(url, 'POST', `/computers/${computerId}/commands`, mindKey, { type: 'type', payload: { text: 'after restart' } });
+    assert.deepEqual(
+      polled.body.commands.map((c: { command_id: string }) => c.command_id),
+      [handedOut.body.command_id],
+    );
+    const waiting = await call(url, 'POST', `/computers/${computerId}/commands`, mindKey, {
+      type: 'type',
+      payload: { text: 'after restart' },
+    });
     assert.equal(waiting.status, 201);
 
     await kill(first);

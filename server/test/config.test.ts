@@ -17,7 +17,10 @@ describe('configuration', () => {
   });
 
   test('a bad value is refused with a message naming the variable', () => {
-    assert.throws(() => loadConfig({ PORT: 'eighty' }), (err: Error) => err instanceof ConfigError && /PORT/.test(err.message));
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty' }),
+      (err: Error) => err instanceof ConfigError && /PORT/.test(err.message),
+    );
     assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), /DATABASE_URL/);
     assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL/);
     assert.throws(() => loadConfig({ MIND_JWT_SECRET: 'short' }), /MIND_JWT_SECRET/);

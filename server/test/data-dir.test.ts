@@ -20,7 +20,10 @@ async function modesAfterStart(dataDir: string, umask: number): Promise<Record<s
     // No DATABASE_URL: SQLite in the data directory also when the suite runs on PostgreSQL.
     const service = await createApp(testConfig({ MIND_DATA_DIR: dataDir }));
     try {
-      await supertest(service.app).post('/register').send({ email: `files-${Date.now()}@example.com`, password: 'correct horse' }).expect(201);
+      await supertest(service.app)
+        .post('/register')
+        .send({ email: `files-${Date.now()}@example.com`, password: 'correct horse' })
+        .expect(201);
       return Object.fromEntries(['.', ...FILES].map((name) => [name, octal(modeOf(join(dataDir, name)))]));
     } finally {
       await service.close();

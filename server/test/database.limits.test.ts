@@ -10,7 +10,11 @@ import { bearer, startService, TEST_DATABASE_URL, type TestService } from './har
 
 const POSTGRES_ONLY = { skip: TEST_DATABASE_URL ? false : 'PostgreSQL only' };
 
-function assertBusy(res: { status: number; headers: Record<string, string>; body: { statusCode: number; error: string; message: string } }) {
+function assertBusy(res: {
+  status: number;
+  headers: Record<string, string>;
+  body: { statusCode: number; error: string; message: string };
+}) {
   assert.equal(res.status, 503);
   assert.equal(res.headers['retry-after'], '5');
   assert.equal(res.body.statusCode, 503);
@@ -71,12 +75,18 @@ describe('database limits on PostgreSQL', POSTGRES_ONLY, () => {
       assert.equal(memory.status, 201, 'another table is served meanwhile');
       assert.ok(Date.now() - started < 5000, `answered within the statement timeout (${Date.now() - started} ms)`);
       // The app's own connection: a slow statement is cancelled by the server, and recognised.
-      await assert.rejects(svc.ctx.db.raw('select pg_sleep(2)'), (err: unknown) => isDatabaseBusy(err) && (err as { code: string }).code === '57014');
+      await assert.rejects(
+        svc.ctx.db.raw('select pg_sleep(2)'),
+        (err: unknown) => isDatabaseBusy(err) && (err as { code: string }).code === '57014',
+      );
 
       await trx.rollback();
       trx = undefined;
       const after = await svc.http.get('/mind/tasks').set(bearer(mindKey)).expect(200);
-      assert.deepEqual(after.body.tasks.map((t: { title: string }) => t.title), ['before the lock']);
+      assert.deepEqual(
+        after.body.tasks.map((t: { title: string }) => t.title),
+        ['before the lock'],
+      );
     } finally {
       await trx?.rollback().catch(() => undefined);
       await other.destroy();
@@ -114,7 +124,10 @@ describe('database limits on PostgreSQL', POSTGRES_ONLY, () => {
       await Promise.all(holds);
       await svc.http.post('/mind/task').set(bearer(mindKey)).send({ title: 'after release' }).expect(201);
       const after = await svc.http.get('/mind/tasks').set(bearer(mindKey)).expect(200);
-      assert.deepEqual(after.body.tasks.map((t: { title: string }) => t.title), ['after release']);
+      assert.deepEqual(
+        after.body.tasks.map((t: { title: string }) => t.title),
+        ['after release'],
+      );
     });
   });
 });

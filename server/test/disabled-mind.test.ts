@@ -22,13 +22,21 @@ describe('a disabled mind', () => {
   test("its user's JWT can neither queue commands to its computers nor make install codes for it", async () => {
     const { jwt, mindId, computerId } = await mindWithComputer(svc);
     await setMindDisabled(svc.ctx.db, mindId, new Date().toISOString());
-    const queued = await svc.http.post(`/computers/${computerId}/commands`).set(bearer(jwt)).send({ type: 'move', payload: { x: 1, y: 1 } }).expect(403);
+    const queued = await svc.http
+      .post(`/computers/${computerId}/commands`)
+      .set(bearer(jwt))
+      .send({ type: 'move', payload: { x: 1, y: 1 } })
+      .expect(403);
     assert.match(queued.body.message, /This mind is disabled/);
     await svc.http.get(`/computers/${computerId}/command?type=move&x=1&y=1`).set(bearer(jwt)).expect(403);
     await svc.http.get(`/computers/${computerId}/screenshot`).set(bearer(jwt)).expect(403);
     const code = await svc.http.post('/computers/install-code').set(bearer(jwt)).send({ mind_id: mindId }).expect(403);
     assert.match(code.body.message, /This mind is disabled/);
     await setMindDisabled(svc.ctx.db, mindId, null);
-    await svc.http.post(`/computers/${computerId}/commands`).set(bearer(jwt)).send({ type: 'move', payload: { x: 1, y: 1 } }).expect(201);
+    await svc.http
+      .post(`/computers/${computerId}/commands`)
+      .set(bearer(jwt))
+      .send({ type: 'move', payload: { x: 1, y: 1 } })
+      .expect(201);
   });
 });

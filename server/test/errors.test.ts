@@ -38,7 +38,11 @@ describe('the error path', () => {
 
   test('unknown body fields are ignored, never stored', async () => {
     const { jwt } = await svc.user();
-    const res = await svc.http.post('/minds').set(bearer(jwt)).send({ name: 'n', id: 'chosen-id', key_hash: 'x', user_id: 'y' }).expect(201);
+    const res = await svc.http
+      .post('/minds')
+      .set(bearer(jwt))
+      .send({ name: 'n', id: 'chosen-id', key_hash: 'x', user_id: 'y' })
+      .expect(201);
     assert.notEqual(res.body.id, 'chosen-id');
     const row = await svc.ctx.db('minds').where({ id: res.body.id }).first();
     assert.notEqual(row.key_hash, 'x');

@@ -333,7 +333,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       else if (op.path.startsWith('/webhooks/')) params[name] = name === 'did' ? ids.delivery : fresh ? await newWebhook() : ids.webhook;
       else if (op.path.startsWith('/computers/me/')) params[name] = await sentCommand();
       else if (op.path.startsWith('/computers/')) {
-        if (name === 'cid') params[name] = op.id === 'getCommandScreenshot' ? ids.screenshotCommand! : fresh ? await queueClick(params.id) : ids.command;
+        if (name === 'cid')
+          params[name] = op.id === 'getCommandScreenshot' ? ids.screenshotCommand! : fresh ? await queueClick(params.id) : ids.command;
         else params[name] = op.id === 'deleteComputer' || op.id === 'disableComputer' ? (await newComputer()).id : ids.computer;
       } else assert.fail(`no real id for ${op.id} ${name}`);
     }

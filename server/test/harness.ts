@@ -39,7 +39,14 @@ let counter = 0;
 /** Environment for tests: fast bcrypt, quiet logs, responses checked against the contract. */
 export function testConfig(env: Record<string, string> = {}): Config {
   const dataDir = env.MIND_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'mind-test-'));
-  const config = loadConfig({ MIND_BCRYPT_COST: '4', LOG_LEVEL: 'silent', PORT: '0', MIND_SHUTDOWN_TIMEOUT: '2s', ...env, MIND_DATA_DIR: dataDir });
+  const config = loadConfig({
+    MIND_BCRYPT_COST: '4',
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    MIND_SHUTDOWN_TIMEOUT: '2s',
+    ...env,
+    MIND_DATA_DIR: dataDir,
+  });
   config.validateResponses = true;
   return config;
 }

@@ -11,7 +11,11 @@ describe('request limits', () => {
 
   test(`recall requires at most ${MAX_RECALL_TAGS} tags; as many as that answer at once`, async () => {
     const { mindKey } = await svc.mind();
-    await svc.http.post('/memory').set(bearer(mindKey)).send({ category: 'fact', content: 'tagged', tags: ['t1', 't2'] }).expect(201);
+    await svc.http
+      .post('/memory')
+      .set(bearer(mindKey))
+      .send({ category: 'fact', content: 'tagged', tags: ['t1', 't2'] })
+      .expect(201);
     const many = Array.from({ length: MAX_RECALL_TAGS + 1 }, (_, i) => `tags=t${i}`).join('&');
     const refused = await svc.http.get(`/memory/recall?${many}`).set(bearer(mindKey)).expect(400);
     assert.equal(refused.body.details[0].path, 'query.tags');
@@ -32,7 +36,11 @@ describe('request limits', () => {
       tasks: [],
       chat: [],
       scripts: [],
-      webhooks: Array.from({ length: IMPORT_LIMITS.webhooks + 1 }, (_, i) => ({ url: `https://example.com/${i}`, events: '*', enabled: true })),
+      webhooks: Array.from({ length: IMPORT_LIMITS.webhooks + 1 }, (_, i) => ({
+        url: `https://example.com/${i}`,
+        events: '*',
+        enabled: true,
+      })),
     };
     const res = await svc.http.post('/memory/mind-import').set(bearer(mindKey)).send(doc).expect(400);
     assert.equal(res.body.details[0].path, 'body.webhooks');
@@ -46,9 +54,7 @@ describe('request limits', () => {
     // Ids no row has yet: every import tries to insert the same rows.
     for (const item of [...doc.memories, ...doc.tasks]) item.id = randomUUID();
     const { mindKey: target } = await svc.mind();
-    const answers = await Promise.all(
-      Array.from({ length: 6 }, () => svc.http.post('/memory/mind-import').set(bearer(target)).send(doc)),
-    );
+    const answers = await Promise.all(Array.from({ length: 6 }, () => svc.http.post('/memory/mind-import').set(bearer(target)).send(doc)));
     assert.deepEqual(
       answers.map((a) => a.status),
       answers.map(() => 200),

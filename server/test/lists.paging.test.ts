@@ -15,14 +15,25 @@ describe('lists: every list is bounded', () => {
     const auth = bearer(mindKey);
     const names = Array.from({ length: 105 }, (_, i) => `script-${String(i).padStart(3, '0')}`);
     for (let i = 0; i < names.length; i += 15) {
-      await Promise.all(names.slice(i, i + 15).map((name) => svc.http.post('/mind/scripts').set(auth).send({ name, content: `echo ${name}` }).expect(201)));
+      await Promise.all(
+        names.slice(i, i + 15).map((name) =>
+          svc.http
+            .post('/mind/scripts')
+            .set(auth)
+            .send({ name, content: `echo ${name}` })
+            .expect(201),
+        ),
+      );
     }
     const first = await svc.http.get('/mind/scripts').set(auth).expect(200);
     assert.equal(first.body.scripts.length, 100);
     assert.equal(typeof first.body.next_cursor, 'string');
     const rest = await svc.http.get('/mind/scripts').query({ cursor: first.body.next_cursor }).set(auth).expect(200);
     assert.equal(rest.body.next_cursor, null);
-    assert.deepEqual([...first.body.scripts, ...rest.body.scripts].map((s: { name: string }) => s.name), names);
+    assert.deepEqual(
+      [...first.body.scripts, ...rest.body.scripts].map((s: { name: string }) => s.name),
+      names,
+    );
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -53,7 +64,11 @@ describe('lists: every list is bounded', () => {
   test('GET /webhooks/:id/deliveries takes at most 100 a page', async () => {
     const { mindKey } = await svc.mind();
     const auth = bearer(mindKey);
-    const hook = await svc.http.post('/webhooks').set(auth).send({ url: 'https://example.com/hook', events: '*', secret: 'long-enough-secret' }).expect(201);
+    const hook = await svc.http
+      .post('/webhooks')
+      .set(auth)
+      .send({ url: 'https://example.com/hook', events: '*', secret: 'long-enough-secret' })
+      .expect(201);
     await svc.http.get(`/webhooks/${hook.body.id}/deliveries`).query({ limit: '100' }).set(auth).expect(200);
     await svc.http.get(`/webhooks/${hook.body.id}/deliveries`).query({ limit: '101' }).set(auth).expect(400);
   });
@@ -64,7 +79,10 @@ describe('lists: every list is bounded', () => {
     assert.equal(config.maxPendingDeliveriesPerWebhook, 1000);
     assert.equal(config.mindDeleteChunkSize, 500);
     for (const name of ['MIND_MAX_MINDS_PER_USER', 'MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK', 'MIND_DELETE_CHUNK_SIZE']) {
-      assert.throws(() => loadConfig({ [name]: '0' }), (err: Error) => err instanceof ConfigError && err.message.includes(name));
+      assert.throws(
+        () => loadConfig({ [name]: '0' }),
+        (err: Error) => err instanceof ConfigError && err.message.includes(name),
+      );
     }
   });
 });

@@ -16,21 +16,45 @@ describe('memories: concurrent writes', () => {
 
   const memory = (content: string): Memory => {
     const now = new Date().toISOString();
-    return { id: newId(), category: 'note', key: null, content, tags: ['batch'], verified: false, verified_at: null, source: null, created_at: now, updated_at: now };
+    return {
+      id: newId(),
+      category: 'note',
+      key: null,
+      content,
+      tags: ['batch'],
+      verified: false,
+      verified_at: null,
+      source: null,
+      created_at: now,
+      updated_at: now,
+    };
   };
 
   test('30 concurrent POST /memory: every one is stored, indexed and has its event', async () => {
     const { mindKey, mindId } = await svc.mind();
     const auth = bearer(mindKey);
     const created = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => svc.http.post('/memory').set(auth).send({ category: 'fact', content: `parallel write number${i} zebra` }).expect(201)),
+      Array.from({ length: 30 }, (_, i) =>
+        svc.http
+          .post('/memory')
+          .set(auth)
+          .send({ category: 'fact', content: `parallel write number${i} zebra` })
+          .expect(201),
+      ),
     );
     const ids = new Set(created.map((r) => r.body.id as string));
     assert.equal(ids.size, 30);
-    const found = (await svc.http.get('/memory/recall').set(auth).query({ q: 'zebra', limit: 100 }).expect(200)).body.memories as Array<{ id: string }>;
+    const found = (await svc.http.get('/memory/recall').set(auth).query({ q: 'zebra', limit: 100 }).expect(200)).body.memories as Array<{
+      id: string;
+    }>;
     assert.deepEqual(new Set(found.map((m) => m.id)), ids);
-    const one = (await svc.http.get('/memory/recall').set(auth).query({ q: 'number17' }).expect(200)).body.memories as Array<{ content: string }>;
-    assert.deepEqual(one.map((m) => m.content), ['parallel write number17 zebra']);
+    const one = (await svc.http.get('/memory/recall').set(auth).query({ q: 'number17' }).expect(200)).body.memories as Array<{
+      content: string;
+    }>;
+    assert.deepEqual(
+      one.map((m) => m.content),
+      ['parallel write number17 zebra'],
+    );
     const events = await svc.ctx.db('events').where({ mind_id: mindId, type: 'memory.created' }).count({ n: '*' });
     assert.equal(Number(events[0]!.n), 30);
   });
@@ -65,7 +89,15 @@ describe('memories: concurrent writes', () => {
     assert.deepEqual(new Set(events.map((e) => JSON.parse(e.data).id)), new Set([good1.id, good2.id]));
     if (!isPostgres(svc.ctx.db)) {
       assert.equal((await svc.ctx.db('memories_rank').where({ id: bad.id })).length, 0);
-      assert.equal((await svc.ctx.db('memories_fts').count({ n: '*' }).whereRaw('memories_fts MATCH ?', [`"m${mindId.replaceAll('-', '')}umbrella"`]))[0]!.n, 2);
+      assert.equal(
+        (
+          await svc.ctx
+            .db('memories_fts')
+            .count({ n: '*' })
+            .whereRaw('memories_fts MATCH ?', [`"m${mindId.replaceAll('-', '')}umbrella"`])
+        )[0]!.n,
+        2,
+      );
     }
     // Listeners hear of the committed events only.
     await new Promise((resolve) => setImmediate(resolve));

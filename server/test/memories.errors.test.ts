@@ -49,10 +49,14 @@ describe('memories: bad input', () => {
     const stats = await svc.http.get('/memory/stats').set(auth).expect(200);
     assert.equal(stats.body.total, 0);
     // Exactly at the limit is fine.
-    await svc.http.post('/memory').set(auth).send({ category: 'note', content: 'x'.repeat(65536) }).expect(201);
+    await svc.http
+      .post('/memory')
+      .set(auth)
+      .send({ category: 'note', content: 'x'.repeat(65536) })
+      .expect(201);
   });
 
-  test('unknown ids and another mind\'s memory are 404 on get, update, delete, verify and unverify', async () => {
+  test("unknown ids and another mind's memory are 404 on get, update, delete, verify and unverify", async () => {
     const { auth, jwt } = await svc.mind();
     const other = await svc.mind();
     const theirs = (await svc.http.post('/memory').set(other.auth).send({ category: 'note', content: 'theirs' }).expect(201)).body;
@@ -93,7 +97,12 @@ describe('memories: bad input', () => {
     expectError(await get({ q: 'x'.repeat(1001) }), 400, 'query.q');
 
     // A cursor of one search cannot continue another.
-    for (let i = 0; i < 3; i++) await svc.http.post('/memory').set(auth).send({ category: 'note', content: `otter ${i}` }).expect(201);
+    for (let i = 0; i < 3; i++)
+      await svc.http
+        .post('/memory')
+        .set(auth)
+        .send({ category: 'note', content: `otter ${i}` })
+        .expect(201);
     const page = await get({ q: 'otter', limit: '1' }).expect(200);
     assert.ok(page.body.next_cursor);
     expectError(await get({ q: 'beaver', limit: '1', cursor: page.body.next_cursor }), 400, 'query.cursor');
@@ -104,7 +113,10 @@ describe('memories: bad input', () => {
     const { auth } = await svc.mind();
     const bad = await svc.http.post('/memory').set(auth).set('Content-Type', 'application/json').send('{"category": "note",');
     assert.equal(bad.status, 400);
-    const big = await svc.http.post('/memory').set(auth).send({ category: 'note', content: 'x'.repeat(1_100_000) });
+    const big = await svc.http
+      .post('/memory')
+      .set(auth)
+      .send({ category: 'note', content: 'x'.repeat(1_100_000) });
     assert.equal(big.status, 413);
     assert.equal(big.body.statusCode, 413);
   });

@@ -31,15 +31,39 @@ describe('memories: happy paths', () => {
     return { ...m, store, recall };
   }
   const events = (mindId: string) =>
-    svc.ctx.db('events').where({ mind_id: mindId }).orderBy('created_at').select('type', 'data').then((rows) => rows.map((r) => ({ type: r.type, data: JSON.parse(r.data) })));
+    svc.ctx
+      .db('events')
+      .where({ mind_id: mindId })
+      .orderBy('created_at')
+      .select('type', 'data')
+      .then((rows) => rows.map((r) => ({ type: r.type, data: JSON.parse(r.data) })));
 
   test('POST /memory creates (201) the record and records memory.created with id, category, key and content', async () => {
     const { store, auth, mindId } = await mind();
-    const created = await store({ category: 'preference', key: 'writing-style', content: 'Short sentences.', tags: ['writing', ' style '], source: 'chat', id: 'x', verified: true });
+    const created = await store({
+      category: 'preference',
+      key: 'writing-style',
+      content: 'Short sentences.',
+      tags: ['writing', ' style '],
+      source: 'chat',
+      id: 'x',
+      verified: true,
+    });
     assert.match(created.id, UUID);
     assert.deepEqual(
       { ...created, id: undefined, created_at: undefined, updated_at: undefined },
-      { id: undefined, category: 'preference', key: 'writing-style', content: 'Short sentences.', tags: ['writing', 'style'], verified: false, verified_at: null, source: 'chat', created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        category: 'preference',
+        key: 'writing-style',
+        content: 'Short sentences.',
+        tags: ['writing', 'style'],
+        verified: false,
+        verified_at: null,
+        source: 'chat',
+        created_at: undefined,
+        updated_at: undefined,
+      },
     );
     assert.equal(created.created_at, created.updated_at);
     const got = await svc.http.get(`/memory/${created.id}`).set(auth).expect(200);
@@ -74,7 +98,11 @@ describe('memories: happy paths', () => {
     const { store, auth, mindId } = await mind();
     const m = await store({ category: 'project', key: 'p1', content: 'Build it', source: 'mail' });
     clock.advance(1000);
-    const res = await svc.http.put(`/memory/${m.id}`).set(auth).send({ content: 'Build it well', tags: ['x'], key: null, source: null }).expect(200);
+    const res = await svc.http
+      .put(`/memory/${m.id}`)
+      .set(auth)
+      .send({ content: 'Build it well', tags: ['x'], key: null, source: null })
+      .expect(200);
     assert.equal(res.body.content, 'Build it well');
     assert.equal(res.body.key, null);
     assert.equal(res.body.source, null);
@@ -83,7 +111,10 @@ describe('memories: happy paths', () => {
     assert.ok(res.body.updated_at > m.updated_at);
     const same = await svc.http.put(`/memory/${m.id}`).set(auth).send({ content: 'Build it well' }).expect(200);
     assert.deepEqual(same.body, res.body);
-    assert.deepEqual((await events(mindId)).map((e) => e.type), ['memory.created', 'memory.updated']);
+    assert.deepEqual(
+      (await events(mindId)).map((e) => e.type),
+      ['memory.created', 'memory.updated'],
+    );
   });
 
   test('DELETE /memory/:id answers 204, the memory is gone (also from search) and memory.deleted carries its data', async () => {
@@ -102,7 +133,10 @@ describe('memories: happy paths', () => {
     const twice = await store({ category: 'note', content: 'giraffe giraffe ate leaves by the river' });
     await store({ category: 'note', content: 'nothing about that animal here at all' });
     const { memories } = await recall({ q: 'giraffe' });
-    assert.deepEqual(memories.map((m) => m.id), [twice.id, once.id]);
+    assert.deepEqual(
+      memories.map((m) => m.id),
+      [twice.id, once.id],
+    );
     assert.ok(memories[0]!.score > memories[1]!.score && memories[1]!.score > 0);
   });
 
@@ -110,10 +144,17 @@ describe('memories: happy paths', () => {
     const { store, recall, jwt } = await mind();
     const older = await store({ category: 'fact', content: 'the capital of France is Paris' });
     const newer = await store({ category: 'fact', content: 'the capital of France is Paris' });
-    assert.deepEqual((await recall({ q: 'Paris' })).memories.map((m) => m.id), [newer.id, older.id], 'equal scores: newest first');
+    assert.deepEqual(
+      (await recall({ q: 'Paris' })).memories.map((m) => m.id),
+      [newer.id, older.id],
+      'equal scores: newest first',
+    );
     await svc.http.post(`/memory/${older.id}/verify`).set(bearer(jwt)).expect(200);
     const { memories } = await recall({ q: 'paris' });
-    assert.deepEqual(memories.map((m) => m.id), [older.id, newer.id]);
+    assert.deepEqual(
+      memories.map((m) => m.id),
+      [older.id, newer.id],
+    );
     assert.ok(memories[0]!.score > memories[1]!.score);
     assert.equal(memories[0]!.verified, true);
   });
@@ -129,7 +170,10 @@ describe('memories: happy paths', () => {
     const two = (await recall({ q: 'kubernetes cluster' })).memories.map((m) => m.id);
     assert.equal(two.length, 4, 'any word matches');
     assert.deepEqual(new Set(two.slice(0, 2)), new Set([byContent.id, both.id]), 'both words rank first');
-    assert.deepEqual((await recall({ q: 'cafe' })).memories.map((m) => m.id), [both.id]);
+    assert.deepEqual(
+      (await recall({ q: 'cafe' })).memories.map((m) => m.id),
+      [both.id],
+    );
   });
 
   test('recall without q lists newest first with score 0; filters category, key, tags (all given), verified and since combine', async () => {
@@ -140,7 +184,10 @@ describe('memories: happy paths', () => {
     await svc.http.post(`/memory/${b.id}/verify`).set(bearer(jwt)).expect(200);
 
     const all = await recall({});
-    assert.deepEqual(all.memories.map((m) => m.id), [c.id, b.id, a.id]);
+    assert.deepEqual(
+      all.memories.map((m) => m.id),
+      [c.id, b.id, a.id],
+    );
     assert.ok(all.memories.every((m) => m.score === 0));
     assert.equal(all.next_cursor, null);
     const ids = async (q: Record<string, string | string[]>) => (await recall(q)).memories.map((m) => m.id);
@@ -159,7 +206,11 @@ describe('memories: happy paths', () => {
     // Many ties (same time, same score) so the id must break them.
     for (let i = 0; i < 250; i++) {
       if (i % 50 === 0) clock.advance(1000);
-      await svc.http.post('/memory').set(auth).send({ category: 'note', content: `${'alpha '.repeat((i % 4) + 1)}item ${i}`, tags: i % 2 ? ['bulk', 'odd'] : ['bulk'] }).expect(201);
+      await svc.http
+        .post('/memory')
+        .set(auth)
+        .send({ category: 'note', content: `${'alpha '.repeat((i % 4) + 1)}item ${i}`, tags: i % 2 ? ['bulk', 'odd'] : ['bulk'] })
+        .expect(201);
     }
     for (const query of [{}, { q: 'alpha' }, { q: 'alpha item' }, { tags: 'bulk' }]) {
       const seen: string[] = [];
@@ -177,7 +228,11 @@ describe('memories: happy paths', () => {
       assert.equal(seen.length, 250, `all 250 seen for ${JSON.stringify(query)}`);
       assert.equal(new Set(seen).size, 250, `no duplicates for ${JSON.stringify(query)}`);
       assert.equal(pages, Math.ceil(250 / 17));
-      assert.deepEqual(scores, [...scores].sort((x, y) => y - x), 'scores never increase');
+      assert.deepEqual(
+        scores,
+        [...scores].sort((x, y) => y - x),
+        'scores never increase',
+      );
     }
     const odd: string[] = [];
     for (let cursor: string | null | undefined; cursor !== null; ) {
@@ -201,23 +256,49 @@ describe('memories: happy paths', () => {
     const base = Date.parse('2026-01-01T00:00:00Z');
     const memories: Memory[] = Array.from({ length: total }, (_, i) => {
       const at = new Date(base + i * 1000).toISOString();
-      const content = i === 10 ? 'alpha zebra zebra' : i === 20 ? 'alpha zebra plain' : i % 2 ? `alpha beta filler${i}` : `alpha filler${i}`;
-      return { id: newId(), category: 'note', key: null, content, tags: [], verified: false, verified_at: null, source: null, created_at: at, updated_at: at };
+      const content =
+        i === 10 ? 'alpha zebra zebra' : i === 20 ? 'alpha zebra plain' : i % 2 ? `alpha beta filler${i}` : `alpha filler${i}`;
+      return {
+        id: newId(),
+        category: 'note',
+        key: null,
+        content,
+        tags: [],
+        verified: false,
+        verified_at: null,
+        source: null,
+        created_at: at,
+        updated_at: at,
+      };
     });
     await svc.ctx.db.transaction((trx) => new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config)).insertMany(trx, mindId, memories));
     const newestFirst = [...memories].reverse().map((m) => m.id);
 
     // alpha is common (in every memory): the two with zebra lead, ranked by zebra (twice beats once).
     const first = await recall({ q: 'alpha zebra', limit: 5 });
-    assert.deepEqual(first.memories.slice(0, 2).map((m) => m.content), ['alpha zebra zebra', 'alpha zebra plain']);
+    assert.deepEqual(
+      first.memories.slice(0, 2).map((m) => m.content),
+      ['alpha zebra zebra', 'alpha zebra plain'],
+    );
     assert.ok(first.memories[1]!.score > 0);
-    assert.deepEqual(first.memories.slice(2).map((m) => m.score), [0, 0, 0]);
-    assert.deepEqual(first.memories.slice(2).map((m) => m.id), newestFirst.slice(0, 3), 'then the others, newest first');
+    assert.deepEqual(
+      first.memories.slice(2).map((m) => m.score),
+      [0, 0, 0],
+    );
+    assert.deepEqual(
+      first.memories.slice(2).map((m) => m.id),
+      newestFirst.slice(0, 3),
+      'then the others, newest first',
+    );
 
     // Only common words: newest first, score 0. beta, in 600 (under 1,000), is ranked: its memories
     // lead. Paging finds every match once.
     const withBeta = new Set(memories.filter((m) => m.content.includes('beta')).map((m) => m.id));
-    for (const [q, expected] of [['alpha', newestFirst], ['beta alpha', null], ['alpha zebra', null]] as const) {
+    for (const [q, expected] of [
+      ['alpha', newestFirst],
+      ['beta alpha', null],
+      ['alpha zebra', null],
+    ] as const) {
       const seen: string[] = [];
       let cursor: string | null = null;
       do {
@@ -236,7 +317,11 @@ describe('memories: happy paths', () => {
     const m = await store({ category: 'note', content: 'NEAR the AND gate of column key: "quoted" text*' });
     for (const q of ['AND', 'NEAR(', 'key:', 'quoted"', '*text', '-gate', 'column : key', '(gate', 'gate OR', '^gate', '{key}']) {
       const res = await recall({ q });
-      assert.deepEqual(res.memories.map((x) => x.id), [m.id], `q=${q}`);
+      assert.deepEqual(
+        res.memories.map((x) => x.id),
+        [m.id],
+        `q=${q}`,
+      );
     }
     assert.deepEqual((await recall({ q: '😀 unknownword' })).memories, []);
   });
@@ -273,11 +358,15 @@ describe('memories: happy paths', () => {
     const total = Number((await index().count({ n: '*' }))[0]!.n);
     await svc.http.delete(`/minds/${mindId}`).set(bearer(jwt)).expect(204);
     // The rows go in the background (minds/purge.ts); the mind's own row goes last.
-    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++) await new Promise((r) => setTimeout(r, 10));
-    assert.equal(await indexed(seqs), 0, 'the deleted mind\'s rows left the full-text index');
+    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++)
+      await new Promise((r) => setTimeout(r, 10));
+    assert.equal(await indexed(seqs), 0, "the deleted mind's rows left the full-text index");
     assert.equal(Number((await index().count({ n: '*' }))[0]!.n), total - 2, 'and only those');
     assert.equal((await svc.ctx.db('memories').where({ mind_id: mindId })).length, 0);
     assert.equal((await svc.ctx.db('memory_tags').where({ mind_id: mindId })).length, 0);
-    assert.deepEqual((await other.recall({ q: 'walrus' })).memories.map((m) => m.content), ['walrus elsewhere']);
+    assert.deepEqual(
+      (await other.recall({ q: 'walrus' })).memories.map((m) => m.content),
+      ['walrus elsewhere'],
+    );
   });
 });

@@ -11,11 +11,15 @@ import { bearer, useService } from './harness.js';
 describe('memories: verification, credentials and who may see what', () => {
   const svc = useService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms' });
 
-  const store = async (auth: Record<string, string>, body: Record<string, unknown>) => (await svc.http.post('/memory').set(auth).send(body).expect(201)).body;
+  const store = async (auth: Record<string, string>, body: Record<string, unknown>) =>
+    (await svc.http.post('/memory').set(auth).send(body).expect(201)).body;
   const eventsOf = async (mindId: string) =>
-    (await svc.ctx.db('events').where({ mind_id: mindId }).orderBy('created_at').select('type', 'data')).map((r) => ({ type: r.type, data: JSON.parse(r.data) }));
+    (await svc.ctx.db('events').where({ mind_id: mindId }).orderBy('created_at').select('type', 'data')).map((r) => ({
+      type: r.type,
+      data: JSON.parse(r.data),
+    }));
 
-  test('verify with a Mind Key is 403 saying a human JWT is needed; the owner\'s JWT is 200', async () => {
+  test("verify with a Mind Key is 403 saying a human JWT is needed; the owner's JWT is 200", async () => {
     const { auth, jwt, mindId } = await svc.mind();
     const m = await store(auth, { category: 'fact', key: 'k', content: 'true thing' });
     for (const action of ['verify', 'unverify']) {
@@ -42,11 +46,15 @@ describe('memories: verification, credentials and who may see what', () => {
     assert.deepEqual((await eventsOf(mindId))[1]!.data, { id: m.id, category: 'fact', key: 'k', content: 'true thing' });
   });
 
-  test('the agent changing a verified memory\'s text withdraws the verification; tags alone keep it', async () => {
+  test("the agent changing a verified memory's text withdraws the verification; tags alone keep it", async () => {
     const { auth, jwt } = await svc.mind();
     const m = await store(auth, { category: 'fact', key: 'k', content: 'v1' });
     await svc.http.post(`/memory/${m.id}/verify`).set(bearer(jwt)).expect(200);
-    const tagged = await svc.http.put(`/memory/${m.id}`).set(auth).send({ tags: ['t'] }).expect(200);
+    const tagged = await svc.http
+      .put(`/memory/${m.id}`)
+      .set(auth)
+      .send({ tags: ['t'] })
+      .expect(200);
     assert.equal(tagged.body.verified, true);
     const rewritten = await svc.http.post('/memory').set(auth).send({ category: 'fact', key: 'k', content: 'v2' }).expect(200);
     assert.equal(rewritten.body.verified, false);
@@ -76,7 +84,10 @@ describe('memories: verification, credentials and who may see what', () => {
       assert.ok(existsSync(files[0]!) && existsSync(files[1]!), 'the database and its WAL exist');
       // A note with a known text proves the scan would see plain text in these files.
       await store(auth, { category: 'note', content: 'plain-marker-text-0815' });
-      assert.ok(files.filter(existsSync).some((f) => readFileSync(f).includes('plain-marker-text-0815')), 'the scan sees plain text');
+      assert.ok(
+        files.filter(existsSync).some((f) => readFileSync(f).includes('plain-marker-text-0815')),
+        'the scan sees plain text',
+      );
       assert.equal(onDisk(), false, 'the secret is not in the files (WAL included)');
       await svc.ctx.db.raw('PRAGMA wal_checkpoint(TRUNCATE)');
       assert.equal(onDisk(), false, 'nor after a checkpoint');
@@ -92,13 +103,17 @@ describe('memories: verification, credentials and who may see what', () => {
     const { auth } = await svc.mind();
     const cred = await store(auth, { category: 'credentials', key: 'aws-key', content: 'AKIA-secret-value', tags: ['aws'] });
     const note = await store(auth, { category: 'note', content: 'aws account notes' });
-    const ids = async (query: Record<string, string>) => (await svc.http.get('/memory/recall').set(auth).query(query).expect(200)).body.memories.map((m: { id: string }) => m.id);
+    const ids = async (query: Record<string, string>) =>
+      (await svc.http.get('/memory/recall').set(auth).query(query).expect(200)).body.memories.map((m: { id: string }) => m.id);
     assert.deepEqual(await ids({}), [note.id]);
     assert.deepEqual(await ids({ q: 'aws' }), [note.id]);
     assert.deepEqual(await ids({ q: 'AKIA' }), []);
     assert.deepEqual(await ids({ tags: 'aws' }), []);
     const asked = await svc.http.get('/memory/recall').set(auth).query({ category: 'credentials' }).expect(200);
-    assert.deepEqual(asked.body.memories.map((m: { content: string }) => m.content), ['AKIA-secret-value']);
+    assert.deepEqual(
+      asked.body.memories.map((m: { content: string }) => m.content),
+      ['AKIA-secret-value'],
+    );
     // With category=credentials, q matches the key and tags (the text is not searchable).
     assert.deepEqual(await ids({ category: 'credentials', q: 'AWS' }), [cred.id]);
     assert.deepEqual(await ids({ category: 'credentials', q: 'secret' }), []);
@@ -158,7 +173,7 @@ describe('memories: verification, credentials and who may see what', () => {
     }
   });
 
-  test('the export shows credentials as [redacted], except to the owner\'s JWT with include_credentials=true', async () => {
+  test("the export shows credentials as [redacted], except to the owner's JWT with include_credentials=true", async () => {
     const { auth, jwt, mindId } = await svc.mind();
     await store(auth, { category: 'credentials', key: 'api', content: 'sk-live-123' });
     const byKey = await svc.http.get('/memory/mind-export').set(auth).expect(200);
@@ -167,7 +182,11 @@ describe('memories: verification, credentials and who may see what', () => {
     assert.match(forbidden.body.message, /JWT/);
     const byJwt = await svc.http.get('/memory/mind-export').set(bearer(jwt)).query({ mind_id: mindId }).expect(200);
     assert.equal(byJwt.body.memories[0].content, '[redacted]');
-    const revealed = await svc.http.get('/memory/mind-export').set(bearer(jwt)).query({ mind_id: mindId, include_credentials: 'true' }).expect(200);
+    const revealed = await svc.http
+      .get('/memory/mind-export')
+      .set(bearer(jwt))
+      .query({ mind_id: mindId, include_credentials: 'true' })
+      .expect(200);
     assert.equal(revealed.body.memories[0].content, 'sk-live-123');
 
     const missing = await svc.http.get('/memory/mind-export').set(bearer(jwt)).expect(400);

@@ -14,7 +14,14 @@ type Doc = Record<string, unknown> & {
 function content(doc: Doc) {
   const strip = (items: Array<Record<string, unknown>>) =>
     items.map(({ id: _id, ...rest }) => rest).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
-  return { format: doc.format, memories: strip(doc.memories), tasks: strip(doc.tasks), chat: strip(doc.chat), scripts: strip(doc.scripts), webhooks: doc.webhooks };
+  return {
+    format: doc.format,
+    memories: strip(doc.memories),
+    tasks: strip(doc.tasks),
+    chat: strip(doc.chat),
+    scripts: strip(doc.scripts),
+    webhooks: doc.webhooks,
+  };
 }
 
 describe('memories: mind export and import', () => {
@@ -29,7 +36,12 @@ describe('memories: mind export and import', () => {
       return (await svc.http.post(path).set(auth).send(body)).body;
     };
     const exportDoc = async () => (await svc.http.get('/memory/mind-export').set(auth).expect(200)).body as Doc;
-    const importDoc = (doc: unknown, query: Record<string, string> = {}) => svc.http.post('/memory/mind-import').set(auth).query(query).send(doc as object);
+    const importDoc = (doc: unknown, query: Record<string, string> = {}) =>
+      svc.http
+        .post('/memory/mind-import')
+        .set(auth)
+        .query(query)
+        .send(doc as object);
     return { ...m, post, exportDoc, importDoc };
   }
 
@@ -58,7 +70,10 @@ describe('memories: mind export and import', () => {
     assert.equal(doc.memories.length, 3);
     assert.equal(doc.tasks.length, 2);
     assert.equal(doc.chat.length, 3);
-    assert.deepEqual(doc.chat.map((c) => c.content), ['Hello agent', 'Hello human', 'Side thread']);
+    assert.deepEqual(
+      doc.chat.map((c) => c.content),
+      ['Hello agent', 'Hello human', 'Side thread'],
+    );
     assert.equal(doc.scripts.length, 1);
     assert.deepEqual(doc.webhooks, [{ url: 'https://example.com/hook', events: 'memory.*', enabled: true }]);
     assert.equal(JSON.stringify(doc).includes('a-long-secret'), false);
@@ -116,10 +131,17 @@ describe('memories: mind export and import', () => {
     assert.deepEqual(res.body.created, { memories: 1, tasks: 0, chat: 0, scripts: 0, webhooks: 0 });
     assert.deepEqual(res.body.updated, { memories: 1, tasks: 0, chat: 0, scripts: 1, webhooks: 0 });
     assert.deepEqual(res.body.skipped, { memories: 1, tasks: 0, chat: 0, scripts: 0, webhooks: 0 });
-    assert.equal((await svc.http.get(`/memory/${change.id}`).set(m.auth).expect(200)).body.content, 'Lives in Hamburg', 'matched by key, kept its id');
+    assert.equal(
+      (await svc.http.get(`/memory/${change.id}`).set(m.auth).expect(200)).body.content,
+      'Lives in Hamburg',
+      'matched by key, kept its id',
+    );
     assert.equal((await svc.http.get(`/memory/${keep.id}`).set(m.auth).expect(200)).body.content, 'stays');
     const scripts = (await svc.http.get('/mind/scripts').set(m.auth).expect(200)).body.scripts;
-    assert.deepEqual(scripts.map((s: { content: string }) => s.content), ['new']);
+    assert.deepEqual(
+      scripts.map((s: { content: string }) => s.content),
+      ['new'],
+    );
   });
 
   test('replace empties the mind first; a dry run reports the same and changes nothing', async () => {
@@ -139,7 +161,7 @@ describe('memories: mind export and import', () => {
     assert.deepEqual({ ...real.body, dry_run: true }, dry.body, 'the dry run reported exactly what happened');
     const after = await target.exportDoc();
     assert.deepEqual(content({ ...after, webhooks: doc.webhooks }), content(doc));
-    assert.equal(after.webhooks.length, 1, 'replace keeps the mind\'s own webhooks');
+    assert.equal(after.webhooks.length, 1, "replace keeps the mind's own webhooks");
     const stats = await svc.http.get('/memory/stats').set(target.auth).expect(200);
     assert.equal(stats.body.total, 3);
   });
@@ -171,7 +193,13 @@ describe('memories: mind export and import', () => {
     assert.equal(skipped.body.skipped.memories, 1);
     assert.equal((await target.exportDoc()).memories.length, 0);
 
-    const clear = (await svc.http.get('/memory/mind-export').set(bearer(source.jwt)).query({ mind_id: source.mindId, include_credentials: 'true' }).expect(200)).body;
+    const clear = (
+      await svc.http
+        .get('/memory/mind-export')
+        .set(bearer(source.jwt))
+        .query({ mind_id: source.mindId, include_credentials: 'true' })
+        .expect(200)
+    ).body;
     await target.importDoc(clear).expect(200);
     const back = await svc.http.get('/memory/recall').set(target.auth).query({ category: 'credentials' }).expect(200);
     assert.equal(back.body.memories[0].content, 's3cr3t-value');
@@ -201,13 +229,19 @@ describe('memories: mind export and import', () => {
       [(d) => (d.memories[0]!.created_at = 'yesterday'), /body\.memories\.0\.created_at/],
       [(d) => (d.memories[0]!.id = 'not-a-uuid'), /body\.memories\.0\.id/],
       [(d) => (d.memories[1]!.id = d.memories[0]!.id), /body\.memories\.1\.id: this id appears twice/],
-      [(d) => d.memories.push({ ...d.memories[0]!, id: '44444444-4444-4444-8444-444444444444' }), /body\.memories\.3\.key: this category and key appears twice/],
+      [
+        (d) => d.memories.push({ ...d.memories[0]!, id: '44444444-4444-4444-8444-444444444444' }),
+        /body\.memories\.3\.key: this category and key appears twice/,
+      ],
       [(d) => (d.tasks[0]!.title = ''), /body\.tasks\.0\.title/],
       [(d) => (d.tasks[0]!.status = 'open'), /body\.tasks\.0\.status/],
       [(d) => (d.tasks[0]!.due_at = 'soon'), /body\.tasks\.0\.due_at/],
       [(d) => (d.chat[0]!.role = 'system'), /body\.chat\.0\.role/],
       [(d) => (d.scripts[0]!.name = ''), /body\.scripts\.0\.name/],
-      [(d) => d.scripts.push({ ...d.scripts[0]!, id: '55555555-5555-4555-8555-555555555555' }), /body\.scripts\.1\.name: this name appears twice/],
+      [
+        (d) => d.scripts.push({ ...d.scripts[0]!, id: '55555555-5555-4555-8555-555555555555' }),
+        /body\.scripts\.1\.name: this name appears twice/,
+      ],
       [(d) => delete (d as Record<string, unknown>).memories, /body\.memories/],
     ];
     for (const [spoil, message] of cases) {

@@ -44,18 +44,26 @@ describe(`migrations (${TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
 
   test('migrate up, all the way down, and up again; an up-to-date database changes nothing', async () => {
     const applied = await migrateLatest(db);
-    assert.deepEqual(applied, migrations.map((m) => m.name));
+    assert.deepEqual(
+      applied,
+      migrations.map((m) => m.name),
+    );
     const created = await tables(db);
     assert.ok(created.includes('minds') && created.includes('tasks') && created.includes('memories'));
     assert.deepEqual(await migrateLatest(db), []);
     assert.deepEqual(await tables(db), created);
     await db.migrate.rollback({ migrationSource }, true);
     assert.deepEqual(await tables(db), [], 'down migrations leave tables behind');
-    assert.deepEqual(await migrateLatest(db), migrations.map((m) => m.name));
+    assert.deepEqual(
+      await migrateLatest(db),
+      migrations.map((m) => m.name),
+    );
     assert.deepEqual(await tables(db), created);
   });
 
-  test('SQLite runs in WAL mode with a busy timeout, foreign keys on, temporary files in memory and checkpoints left to the worker', { skip: TEST_DATABASE_URL ? 'SQLite only' : false }, async () => {
+  test('SQLite runs in WAL mode with a busy timeout, foreign keys on, temporary files in memory and checkpoints left to the worker', {
+    skip: TEST_DATABASE_URL ? 'SQLite only' : false,
+  }, async () => {
     const [{ journal_mode }] = await db.raw('pragma journal_mode');
     const [{ timeout }] = await db.raw('pragma busy_timeout');
     const [{ foreign_keys }] = await db.raw('pragma foreign_keys');

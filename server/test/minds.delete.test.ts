@@ -10,7 +10,19 @@ import { markMindDeleted } from '../src/minds/store.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, type TestService } from './harness.js';
 
 /** Tables that hold a mind's rows (commands hang off computers). */
-const MIND_TABLES = ['events', 'tasks', 'memories', 'memory_tags', 'chat_messages', 'scripts', 'webhooks', 'webhook_deliveries', 'webhook_attempts', 'computers', 'install_codes'];
+const MIND_TABLES = [
+  'events',
+  'tasks',
+  'memories',
+  'memory_tags',
+  'chat_messages',
+  'scripts',
+  'webhooks',
+  'webhook_deliveries',
+  'webhook_attempts',
+  'computers',
+  'install_codes',
+];
 
 async function rowsOfMind(db: Knex, mindId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
@@ -57,7 +69,13 @@ async function seedLargeMind(svc: TestService, mindId: string, mindKey: string, 
     last_error: null,
   }));
   await db('webhooks').insert(webhooks);
-  const eventRows = Array.from({ length: events }, () => ({ id: randomUUID(), mind_id: mindId, type: 'task.created', data: '{}', created_at: now }));
+  const eventRows = Array.from({ length: events }, () => ({
+    id: randomUUID(),
+    mind_id: mindId,
+    type: 'task.created',
+    data: '{}',
+    created_at: now,
+  }));
   await db.batchInsert('events', eventRows, 500);
   const taskRows = eventRows.map((_, i) => ({
     id: randomUUID(),
@@ -90,13 +108,28 @@ async function seedLargeMind(svc: TestService, mindId: string, mindKey: string, 
     })),
   );
   await db.batchInsert('webhook_deliveries', deliveries, 500);
-  const attempts = deliveries.slice(0, 5000).map((d) => ({ id: randomUUID(), mind_id: mindId, delivery_id: d.id, attempt: 1, at: now, status_code: 500, error: 'HTTP 500', duration_ms: 3 }));
+  const attempts = deliveries
+    .slice(0, 5000)
+    .map((d) => ({
+      id: randomUUID(),
+      mind_id: mindId,
+      delivery_id: d.id,
+      attempt: 1,
+      at: now,
+      status_code: 500,
+      error: 'HTTP 500',
+      duration_ms: 3,
+    }));
   await db.batchInsert('webhook_attempts', attempts, 500);
   const auth = bearer(mindKey);
   for (let i = 0; i < 200; i += 20) {
     await Promise.all(
       Array.from({ length: 20 }, (_, j) =>
-        svc.http.post('/memory').set(auth).send({ category: 'fact', key: `k${i + j}`, content: `memory number ${i + j} about deletion`, tags: ['a', 'b'] }).expect(201),
+        svc.http
+          .post('/memory')
+          .set(auth)
+          .send({ category: 'fact', key: `k${i + j}`, content: `memory number ${i + j} about deletion`, tags: ['a', 'b'] })
+          .expect(201),
       ),
     );
   }
@@ -136,7 +169,10 @@ describe('minds: deleting a large mind', () => {
     // Gone for the API at once.
     await svc.http.get('/mind/tasks').set(bearer(mindKey)).expect(401);
     const listed = await svc.http.get('/minds').set(bearer(jwt)).expect(200);
-    assert.deepEqual(listed.body.minds.map((m: { id: string }) => m.id), [other.mindId]);
+    assert.deepEqual(
+      listed.body.minds.map((m: { id: string }) => m.id),
+      [other.mindId],
+    );
     await svc.http.delete(`/minds/${mindId}`).set(bearer(jwt)).expect(404);
 
     await waitUntilGone(svc.ctx.db, mindId, 60_000);

@@ -23,7 +23,7 @@ describe('minds', () => {
     assert.match(res.body.message, /body\.name: is required/);
   });
 
-  test('list shows only the caller\'s minds, with memory_count and last_activity', async () => {
+  test("list shows only the caller's minds, with memory_count and last_activity", async () => {
     const a = await svc.user();
     const b = await svc.user();
     const mine = await svc.addMind(a.jwt, 'mine');
@@ -45,12 +45,16 @@ describe('minds', () => {
     await svc.http.post('/minds').set(bearer(mindKey)).send({ name: 'x' }).expect(401);
   });
 
-  test('deleting another user\'s mind is 403 and keeps it; an unknown mind is 404', async () => {
+  test("deleting another user's mind is 403 and keeps it; an unknown mind is 404", async () => {
     const owner = await svc.mind();
     const other = await svc.user();
     const res = await svc.http.delete(`/minds/${owner.mindId}`).set(bearer(other.jwt)).expect(403);
     assert.equal(res.body.error, 'Forbidden');
-    await svc.http.get('/minds').set(bearer(owner.jwt)).expect(200).expect((r) => assert.equal(r.body.minds.length, 1));
+    await svc.http
+      .get('/minds')
+      .set(bearer(owner.jwt))
+      .expect(200)
+      .expect((r) => assert.equal(r.body.minds.length, 1));
     await svc.http.delete('/minds/00000000-0000-4000-8000-000000000000').set(bearer(other.jwt)).expect(404);
   });
 
@@ -65,7 +69,8 @@ describe('minds', () => {
     const refused = await svc.http.get('/mind/tasks').set(bearer(mindKey)).expect(401);
     assert.equal(refused.body.message, 'Mind Key fehlt oder ungültig.');
     // The rows go in the background (minds/purge.ts); the mind's own row goes last.
-    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++)
+      await new Promise((r) => setTimeout(r, 10));
     assert.equal((await svc.ctx.db('events').where({ mind_id: mindId })).length, 0);
     assert.equal((await svc.ctx.db('minds').where({ id: mindId })).length, 0);
   });

@@ -17,7 +17,9 @@ const json = async (url: string, init: RequestInit & { token?: string } = {}) =>
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 };
 
-describe('several instances on one PostgreSQL database', { skip: TEST_DATABASE_URL ? false : 'needs PostgreSQL (MIND_TEST_DATABASE_URL)' }, () => {
+describe('several instances on one PostgreSQL database', {
+  skip: TEST_DATABASE_URL ? false : 'needs PostgreSQL (MIND_TEST_DATABASE_URL)',
+}, () => {
   let a: ServerProcess;
   let b: ServerProcess;
   let receiver: Receiver;
@@ -37,7 +39,10 @@ describe('several instances on one PostgreSQL database', { skip: TEST_DATABASE_U
     };
     a = await startServerProcess(env()); // migrates
     b = await startServerProcess(env());
-    const user = await json(`${a.url}/register`, { method: 'POST', body: JSON.stringify({ email: 'multi@example.com', password: 'secret-pw' }) });
+    const user = await json(`${a.url}/register`, {
+      method: 'POST',
+      body: JSON.stringify({ email: 'multi@example.com', password: 'secret-pw' }),
+    });
     assert.equal(user.status, 201);
     // A JWT from instance A works on instance B.
     const mind = await json(`${b.url}/minds`, { method: 'POST', token: user.body.jwt, body: JSON.stringify({ name: 'shared' }) });
@@ -53,7 +58,11 @@ describe('several instances on one PostgreSQL database', { skip: TEST_DATABASE_U
   });
 
   test('a command queued through instance A reaches an agent long-polling instance B within 100 ms', async (t) => {
-    const code = await json(`${a.url}/computers/install-code`, { method: 'POST', token: mindKey, body: JSON.stringify({ computer_name: 'pc' }) });
+    const code = await json(`${a.url}/computers/install-code`, {
+      method: 'POST',
+      token: mindKey,
+      body: JSON.stringify({ computer_name: 'pc' }),
+    });
     const registered = await json(`${b.url}/computers/register`, {
       method: 'POST',
       body: JSON.stringify({ code: code.body.install_code, computer_name: 'pc', platform: 'linux', platform_release: '6', python: 'node' }),
@@ -76,7 +85,10 @@ describe('several instances on one PostgreSQL database', { skip: TEST_DATABASE_U
       assert.equal(queued.status, 201);
       const answer = await polled;
       assert.equal(answer.status, 200);
-      assert.deepEqual(answer.body.commands.map((c: { command_id: string }) => c.command_id), [queued.body.command_id]);
+      assert.deepEqual(
+        answer.body.commands.map((c: { command_id: string }) => c.command_id),
+        [queued.body.command_id],
+      );
       const latency = answer.at - queuedAt;
       // Far below the 10 s wait in every round: B was woken, not timed out.
       assert.ok(latency < 1000, `round ${round}: the poll on B answered ${latency.toFixed(1)} ms after the queue on A`);

@@ -23,7 +23,11 @@ function cli(svc: TestService | { config: { dataDir: string; databaseUrl?: strin
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
-    env: { PATH: process.env.PATH, MIND_DATA_DIR: svc.config.dataDir, ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}) },
+    env: {
+      PATH: process.env.PATH,
+      MIND_DATA_DIR: svc.config.dataDir,
+      ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}),
+    },
   });
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
@@ -92,7 +96,10 @@ describe('mind-service command', () => {
       assert.doesNotMatch(String(res.body?.message ?? ''), /disabled/, `${route.method} ${route.path}`);
     }
     const tasks = await svc.http.get('/mind/tasks').set(bearer(mindKey)).expect(200);
-    assert.deepEqual(tasks.body.tasks.map((t: { title: string }) => t.title), ['kept']);
+    assert.deepEqual(
+      tasks.body.tasks.map((t: { title: string }) => t.title),
+      ['kept'],
+    );
     assert.equal((await svc.http.get('/minds').set(bearer(jwt)).expect(200)).body.minds[0].disabled, false);
   });
 
@@ -118,9 +125,16 @@ describe('mind-service command', () => {
     }
   });
 
-  test('backup writes a consistent copy that opens with the same rows, while the service keeps serving', { skip: TEST_DATABASE_URL ? 'SQLite only' : false }, async () => {
+  test('backup writes a consistent copy that opens with the same rows, while the service keeps serving', {
+    skip: TEST_DATABASE_URL ? 'SQLite only' : false,
+  }, async () => {
     const { mindKey } = await svc.mind();
-    for (let i = 0; i < 50; i++) await svc.http.post('/mind/task').set(bearer(mindKey)).send({ title: `task ${i}` }).expect(201);
+    for (let i = 0; i < 50; i++)
+      await svc.http
+        .post('/mind/task')
+        .set(bearer(mindKey))
+        .send({ title: `task ${i}` })
+        .expect(201);
     const target = join(svc.dataDir, 'backup.sqlite');
     // Requests keep being answered while the backup runs in another process.
     let serving = true;
@@ -162,7 +176,11 @@ describe('graceful shutdown', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mind-shutdown-'));
     const schema = TEST_DATABASE_URL ? await freshPostgresSchema(TEST_DATABASE_URL) : undefined;
     const receiver = await startReceiver();
-    const server = await startServerProcess({ MIND_DATA_DIR: dataDir, MIND_SHUTDOWN_TIMEOUT: '10s', ...(schema ? { DATABASE_URL: schema.url } : {}) });
+    const server = await startServerProcess({
+      MIND_DATA_DIR: dataDir,
+      MIND_SHUTDOWN_TIMEOUT: '10s',
+      ...(schema ? { DATABASE_URL: schema.url } : {}),
+    });
     const statuses: number[] = [];
     const call = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
       const res = await fetch(`${server.url}${path}`, {
@@ -185,7 +203,11 @@ describe('graceful shutdown', () => {
       });
       // A webhook whose receiver takes 1.5 s: its test call is in flight when the signal comes.
       receiver.respond((_req, res) => setTimeout(() => res.writeHead(200).end('ok'), 1500));
-      const hook = await call('/webhooks', { method: 'POST', token: mindKey, body: { url: `${receiver.url}/slow`, events: '*', secret: 'shutdown-secret' } });
+      const hook = await call('/webhooks', {
+        method: 'POST',
+        token: mindKey,
+        body: { url: `${receiver.url}/slow`, events: '*', secret: 'shutdown-secret' },
+      });
 
       const poll = call('/computers/me/poll?wait=30', { token: computer.body.computer_token }).then((r) => ({ ...r, at: Date.now() }));
       const slow = call(`/webhooks/${hook.body.id}/test`, { method: 'POST', token: mindKey });
@@ -224,7 +246,9 @@ describe('graceful shutdown', () => {
 
   // On PostgreSQL the migration waits for a lock asynchronously, so the test can hold it there; SQLite
   // (better-sqlite3) waits for locks synchronously, blocking the process, so the state cannot be seen.
-  test('while migrations run, /health answers 503 starting, then 200', { skip: TEST_DATABASE_URL ? false : 'needs PostgreSQL (MIND_TEST_DATABASE_URL)' }, async () => {
+  test('while migrations run, /health answers 503 starting, then 200', {
+    skip: TEST_DATABASE_URL ? false : 'needs PostgreSQL (MIND_TEST_DATABASE_URL)',
+  }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mind-starting-'));
     const schema = await freshPostgresSchema(TEST_DATABASE_URL!);
     const port = await freePort();

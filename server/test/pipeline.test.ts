@@ -87,7 +87,12 @@ describe('request pipeline', () => {
     assert.equal(ok.status, 201);
     const deep = await svc.http.post('/memory').set(bearer(mindKey)).set('Content-Type', 'application/json').send(nested(65)).expect(400);
     assert.match(deep.body.message, /nested deeper than 64 levels/);
-    const veryDeep = await svc.http.post('/memory').set(bearer(mindKey)).set('Content-Type', 'application/json').send(nested(100_000)).expect(400);
+    const veryDeep = await svc.http
+      .post('/memory')
+      .set(bearer(mindKey))
+      .set('Content-Type', 'application/json')
+      .send(nested(100_000))
+      .expect(400);
     assert.match(veryDeep.body.message, /nested deeper than 64 levels/);
   });
 
@@ -120,7 +125,11 @@ describe('request pipeline', () => {
     assert.equal(register.body.details[0].path, 'body.email');
     const login = await svc.http.post('/login').send({ email: 'a@example.com', password: 'x\u0000y' }).expect(400);
     assert.equal(login.body.details[0].path, 'body.password');
-    const nested = await svc.http.post('/memory').set(bearer(mindKey)).send({ category: 'fact', content: 'ok', tags: ['a', 'b\u0000'] }).expect(400);
+    const nested = await svc.http
+      .post('/memory')
+      .set(bearer(mindKey))
+      .send({ category: 'fact', content: 'ok', tags: ['a', 'b\u0000'] })
+      .expect(400);
     assert.equal(nested.body.details[0].path, 'body.tags.1');
     const query = await svc.http.get('/memory/recall?q=a%00b').set(bearer(mindKey)).expect(400);
     assert.equal(query.body.details[0].path, 'query.q');
@@ -151,7 +160,9 @@ describe('request pipeline', () => {
   test('every contract route is served by the pipeline (none falls through to the 404)', async () => {
     for (const { route } of listRoutes(contract)) {
       const path = route.path.replace(/:(\w+)/g, '00000000-0000-4000-8000-000000000000');
-      const res = await svc.http[route.method.toLowerCase() as 'get'](route.path.startsWith('/computers/me/poll') ? `${path}?wait=0` : path);
+      const res = await svc.http[route.method.toLowerCase() as 'get'](
+        route.path.startsWith('/computers/me/poll') ? `${path}?wait=0` : path,
+      );
       assert.notEqual(res.body.message, `Route ${route.method} ${path} not found`, `${route.method} ${route.path}`);
     }
   });

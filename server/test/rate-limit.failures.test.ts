@@ -59,10 +59,24 @@ describe('rate limiters as failure counters', () => {
         { limiter: b, key, message: (s: number) => `b: wait ${s}` },
       ];
       const attempt = (key: string, fails: boolean) =>
-        limit.run(checks(key), async () => { if (fails) throw failure; return 'ok'; }, (err) => err === failure).then(
-          (value) => value,
-          (err: unknown) => (err === failure ? 'failed' : err instanceof ApiError ? `${err.statusCode} ${err.message} ${err.extra.headers?.['Retry-After']}` : err),
-        );
+        limit
+          .run(
+            checks(key),
+            async () => {
+              if (fails) throw failure;
+              return 'ok';
+            },
+            (err) => err === failure,
+          )
+          .then(
+            (value) => value,
+            (err: unknown) =>
+              err === failure
+                ? 'failed'
+                : err instanceof ApiError
+                  ? `${err.statusCode} ${err.message} ${err.extra.headers?.['Retry-After']}`
+                  : err,
+          );
       assert.equal(await attempt('one', false), 'ok');
       assert.equal(await attempt('one', true), 'failed');
       assert.equal(await attempt('one', true), 'failed');
@@ -78,11 +92,17 @@ describe('rate limiters as failure counters', () => {
       const failure = new Error('wrong');
       const check = [{ limiter, key: 'burst', message: () => 'over' }];
       const attempt = (fails: boolean) =>
-        limit.run(check, async () => {
-          await new Promise((r) => setTimeout(r, 5));
-          if (fails) throw failure;
-          return 'ok';
-        }, (err) => err === failure).catch((err: unknown) => (err === failure ? 'failed' : (err as Error).message));
+        limit
+          .run(
+            check,
+            async () => {
+              await new Promise((r) => setTimeout(r, 5));
+              if (fails) throw failure;
+              return 'ok';
+            },
+            (err) => err === failure,
+          )
+          .catch((err: unknown) => (err === failure ? 'failed' : (err as Error).message));
       const good = await Promise.all(Array.from({ length: 10 }, () => attempt(false)));
       assert.deepEqual(good, Array(10).fill('ok'));
       const bad = await Promise.all(Array.from({ length: 10 }, () => attempt(true)));

@@ -19,7 +19,15 @@ describe('rate limiters', () => {
       const key = `${name}-client`;
       const results = [];
       for (let i = 0; i < 4; i++) results.push(await limiter.hit(key));
-      assert.deepEqual(results.map((r) => [r.limited, r.remaining]), [[false, 2], [false, 1], [false, 0], [true, 0]]);
+      assert.deepEqual(
+        results.map((r) => [r.limited, r.remaining]),
+        [
+          [false, 2],
+          [false, 1],
+          [false, 0],
+          [true, 0],
+        ],
+      );
       assert.ok(results[3].retryAfter >= 1 && results[3].retryAfter <= 60);
       assert.equal((await limiter.hit(`${key}-other`)).remaining, 2);
       clock.advance(60_001);

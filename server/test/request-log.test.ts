@@ -39,13 +39,33 @@ describe('request log', () => {
   test('the long-poll is logged like every route, with its request id', async () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);
     const commandId = await queue(svc, mindKey, computerId, { type: 'move', payload: { x: 1, y: 2 } });
-    const res = await svc.http.get('/computers/me/poll?wait=0').set(bearer(token)).set('X-Request-Id', 'poll-trace-1').set('X-Forwarded-For', '203.0.113.8');
+    const res = await svc.http
+      .get('/computers/me/poll?wait=0')
+      .set(bearer(token))
+      .set('X-Request-Id', 'poll-trace-1')
+      .set('X-Forwarded-For', '203.0.113.8');
     assert.equal(res.status, 200);
     assert.equal(res.headers['x-request-id'], 'poll-trace-1');
     assert.match(res.headers['content-type'], /^application\/json; charset=utf-8$/);
-    assert.deepEqual(res.body.commands.map((c: { command_id: string }) => c.command_id), [commandId]);
+    assert.deepEqual(
+      res.body.commands.map((c: { command_id: string }) => c.command_id),
+      [commandId],
+    );
     const [line] = linesFor('poll-trace-1');
-    assert.deepEqual({ ...line, ms: 0, time: 0 }, { level: 30, time: 0, msg: 'request', req_id: 'poll-trace-1', method: 'GET', url: '/computers/me/poll?wait=0', status: 200, ms: 0, ip: '203.0.113.8' });
+    assert.deepEqual(
+      { ...line, ms: 0, time: 0 },
+      {
+        level: 30,
+        time: 0,
+        msg: 'request',
+        req_id: 'poll-trace-1',
+        method: 'GET',
+        url: '/computers/me/poll?wait=0',
+        status: 200,
+        ms: 0,
+        ip: '203.0.113.8',
+      },
+    );
     assert.equal(JSON.stringify(lines).includes(token), false);
   });
 
@@ -64,7 +84,10 @@ describe('the long-poll outside its usual form', () => {
     const { mindKey, computerId, token } = await mindWithComputer(svc);
     const commandId = await queue(svc, mindKey, computerId, { type: 'key', payload: { keys: ['enter'] } });
     const slash = await svc.http.get('/computers/me/poll/?wait=0').set(bearer(token)).expect(200);
-    assert.deepEqual(slash.body.commands.map((c: { command_id: string }) => c.command_id), [commandId]);
+    assert.deepEqual(
+      slash.body.commands.map((c: { command_id: string }) => c.command_id),
+      [commandId],
+    );
     await svc.http.get('/computers/me/poll/?wait=61').set(bearer(token)).expect(400);
     await svc.http.get('/computers/me/poll/?wait=0').set(bearer(mindKey)).expect(401);
     await svc.http.head('/computers/me/poll?wait=0').set(bearer(token)).expect(200);

@@ -5,8 +5,7 @@ import { useService } from './harness.js';
 describe('scripts: bad input and other minds', () => {
   const svc = useService();
 
-
-  test('bad input is 400 naming the field; another mind\'s script is 404 everywhere', async () => {
+  test("bad input is 400 naming the field; another mind's script is 404 everywhere", async () => {
     const { auth } = await svc.mind();
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ content: 'x' }, /body\.name/],

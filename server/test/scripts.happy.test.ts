@@ -6,21 +6,44 @@ describe('scripts', () => {
   const clock = new TestClock();
   const svc = useService({}, { clock });
 
-
   test('create (201), get, list by name, update, delete (204)', async () => {
     const { auth } = await svc.mind();
-    const created = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'fetch-arxiv', language: 'python', content: 'print(1)', id: 'x' }).expect(201)).body;
-    assert.deepEqual({ ...created, id: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined, name: 'fetch-arxiv', description: null, language: 'python', content: 'print(1)', created_at: undefined, updated_at: undefined,
-    });
+    const created = (
+      await svc.http
+        .post('/mind/scripts')
+        .set(auth)
+        .send({ name: 'fetch-arxiv', language: 'python', content: 'print(1)', id: 'x' })
+        .expect(201)
+    ).body;
+    assert.deepEqual(
+      { ...created, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        name: 'fetch-arxiv',
+        description: null,
+        language: 'python',
+        content: 'print(1)',
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    );
     assert.notEqual(created.id, 'x');
     await svc.http.post('/mind/scripts').set(auth).send({ name: 'a-first', content: '' }).expect(201);
     assert.deepEqual((await svc.http.get(`/mind/scripts/${created.id}`).set(auth).expect(200)).body, created);
     const list = (await svc.http.get('/mind/scripts').set(auth).expect(200)).body.scripts;
-    assert.deepEqual(list.map((s: { name: string }) => s.name), ['a-first', 'fetch-arxiv']);
+    assert.deepEqual(
+      list.map((s: { name: string }) => s.name),
+      ['a-first', 'fetch-arxiv'],
+    );
 
     clock.advance(1000);
-    const updated = (await svc.http.put(`/mind/scripts/${created.id}`).set(auth).send({ content: 'print(2)', language: null, description: 'v2' }).expect(200)).body;
+    const updated = (
+      await svc.http
+        .put(`/mind/scripts/${created.id}`)
+        .set(auth)
+        .send({ content: 'print(2)', language: null, description: 'v2' })
+        .expect(200)
+    ).body;
     assert.equal(updated.content, 'print(2)');
     assert.equal(updated.language, null);
     assert.equal(updated.description, 'v2');
@@ -45,7 +68,7 @@ describe('scripts', () => {
     await svc.http.post('/mind/scripts').set(second.auth).send({ name: 'dup', content: '1' }).expect(201);
   });
 
-  test('a script write moves the mind\'s last_activity (scripts have no event)', async () => {
+  test("a script write moves the mind's last_activity (scripts have no event)", async () => {
     const { auth, jwt, mindId } = await svc.mind();
     clock.advance(60_000);
     const s = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'x', content: '' }).expect(201)).body;

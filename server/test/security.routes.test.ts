@@ -150,7 +150,11 @@ const ROUTES = {
   'memories.exportMind': { request: (f) => ({ query: { mind_id: f.a.mindId } }), ok: { status: 200, as: 'jwt' }, foreign: 404 },
   'memories.importMind': { request: () => ({ query: {}, body: EXPORT_BODY() }), ok: { status: 200 }, foreign: 200 },
   'memories.getMemory': { request: (f) => ({ params: { id: f.a.memoryId } }), ok: { status: 200 }, foreign: 404 },
-  'memories.updateMemory': { request: (f) => ({ params: { id: f.a.memoryId }, body: { content: 'taken' } }), ok: { status: 200 }, foreign: 404 },
+  'memories.updateMemory': {
+    request: (f) => ({ params: { id: f.a.memoryId }, body: { content: 'taken' } }),
+    ok: { status: 200 },
+    foreign: 404,
+  },
   'memories.deleteMemory': { request: (f) => ({ params: { id: f.a.memoryId } }), ok: { status: 204 }, foreign: 404 },
   // Spec 5.5 and DESIGN 5: verifying needs the owner's JWT; any Mind Key is 403, whosever it is.
   'memories.verifyMemory': {
@@ -170,7 +174,11 @@ const ROUTES = {
   'memories.listScripts': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
   'memories.createScript': { request: (f) => ({ body: { name: f.unique(), content: 'echo hi' } }), ok: { status: 201 }, foreign: 201 },
   'memories.getScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 200 }, foreign: 404 },
-  'memories.updateScript': { request: (f) => ({ params: { id: f.a.scriptId }, body: { content: 'taken' } }), ok: { status: 200 }, foreign: 404 },
+  'memories.updateScript': {
+    request: (f) => ({ params: { id: f.a.scriptId }, body: { content: 'taken' } }),
+    ok: { status: 200 },
+    foreign: 404,
+  },
   'memories.deleteScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 204 }, foreign: 404 },
 
   'webhooks.createWebhook': {
@@ -181,7 +189,10 @@ const ROUTES = {
   'webhooks.listWebhooks': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
   'webhooks.getWebhook': { request: (f) => ({ params: { id: f.a.webhookId } }), ok: { status: 200 }, foreign: 404 },
   'webhooks.updateWebhook': {
-    request: (f) => ({ params: { id: f.a.webhookId }, body: { url: `${receiver.url}/${f.unique()}`, events: '*', secret: 'taken-secret' } }),
+    request: (f) => ({
+      params: { id: f.a.webhookId },
+      body: { url: `${receiver.url}/${f.unique()}`, events: '*', secret: 'taken-secret' },
+    }),
     ok: { status: 200 },
     foreign: 404,
   },
@@ -195,7 +206,10 @@ const ROUTES = {
   // Naming mind A ties the computer to it: only A's Mind Key and A's JWT may.
   'computers.createInstallCode': { request: (f) => ({ body: { mind_id: f.a.mindId } }), ok: { status: 201, as: 'mindKey' }, foreign: 404 },
   'computers.listComputers': { request: () => ({}), ok: { status: 200, as: 'jwt' }, foreign: 200 },
-  'computers.registerComputer': { request: (f) => ({ body: { code: f.a.installCode, computer_name: 'new-pc', ...AGENT_INFO } }), ok: { status: 201 } },
+  'computers.registerComputer': {
+    request: (f) => ({ body: { code: f.a.installCode, computer_name: 'new-pc', ...AGENT_INFO } }),
+    ok: { status: 201 },
+  },
   // A poll answers the polling computer's own commands: strangers get an empty answer (wait=0: at once).
   'computers.pollCommands': { request: () => ({ query: { wait: 0 } }), ok: { status: 200 }, foreign: 200 },
   'computers.postCommandResult': {
@@ -214,14 +228,26 @@ const ROUTES = {
     ok: { status: 201, as: 'mindKey' },
     foreign: 404,
   },
-  'computers.listCommands': { request: (f) => ({ params: { id: f.a.computerId }, query: {} }), ok: { status: 200, as: 'jwt' }, foreign: 404 },
-  'computers.getCommand': { request: (f) => ({ params: { id: f.a.computerId, cid: f.a.sentCommandId } }), ok: { status: 200, as: 'mindKey' }, foreign: 404 },
+  'computers.listCommands': {
+    request: (f) => ({ params: { id: f.a.computerId }, query: {} }),
+    ok: { status: 200, as: 'jwt' },
+    foreign: 404,
+  },
+  'computers.getCommand': {
+    request: (f) => ({ params: { id: f.a.computerId, cid: f.a.sentCommandId } }),
+    ok: { status: 200, as: 'mindKey' },
+    foreign: 404,
+  },
   'computers.getCommandScreenshot': {
     request: (f) => ({ params: { id: f.a.computerId, cid: f.a.screenshotCommandId } }),
     ok: { status: 200, as: 'mindKey' },
     foreign: 404,
   },
-  'computers.cancelCommand': { request: (f) => ({ params: { id: f.a.computerId, cid: f.a.queuedCommandId } }), ok: { status: 200, as: 'jwt' }, foreign: 404 },
+  'computers.cancelCommand': {
+    request: (f) => ({ params: { id: f.a.computerId, cid: f.a.queuedCommandId } }),
+    ok: { status: 200, as: 'jwt' },
+    foreign: 404,
+  },
   // No agent answers in this suite: A's request queues a screenshot and waits MIND_SCREENSHOT_WAIT (200 ms)
   // for it, then 504. That it got that far shows the request reached the computer; strangers get 404 at once.
   'computers.screenshot': { request: (f) => ({ params: { id: f.a.computerId } }), ok: { status: 504, as: 'jwt' }, foreign: 404 },
@@ -357,14 +383,20 @@ function refusedCredentials(accepts: Kind[], f: Fixture): Credential[] {
     jwt: { name: "A's JWT", value: f.a.jwt },
     computerToken: { name: "A's Computer Token", value: f.a.computerToken },
   };
-  const forged = jwt.sign({}, 'not-the-service-secret-not-the-service-secret', { algorithm: 'HS256', subject: f.a.userId, expiresIn: '1h' });
+  const forged = jwt.sign({}, 'not-the-service-secret-not-the-service-secret', {
+    algorithm: 'HS256',
+    subject: f.a.userId,
+    expiresIn: '1h',
+  });
   const acceptedOwn = own[accepts[0]!];
   return [
     { name: 'no credential' },
-    ...(Object.keys(own) as Kind[]).filter((k) => !accepts.includes(k)).map((k) => ({ name: own[k].name, header: `Bearer ${own[k].value}` })),
+    ...(Object.keys(own) as Kind[])
+      .filter((k) => !accepts.includes(k))
+      .map((k) => ({ name: own[k].name, header: `Bearer ${own[k].value}` })),
     { name: 'an unknown Mind Key', header: `Bearer mk_${randomBytes(32).toString('base64url')}` },
     { name: 'an unknown Computer Token', header: `Bearer ct_${randomBytes(32).toString('base64url')}` },
-    { name: "a JWT for A signed with another secret", header: `Bearer ${forged}` },
+    { name: 'a JWT for A signed with another secret', header: `Bearer ${forged}` },
     { name: 'garbage', header: 'Bearer garbage' },
     { name: `${acceptedOwn.name} without "Bearer"`, header: acceptedOwn.value },
     ...(accepts.includes('mindKey')
@@ -390,7 +422,11 @@ function strangerCredentials(accepts: Kind[], f: Fixture): Array<Credential & { 
 }
 
 function ownCredential(kind: Kind, f: Fixture): Credential {
-  return { mindKey: { name: "A's Mind Key", header: `Bearer ${f.a.mindKey}` }, jwt: { name: "A's JWT", header: `Bearer ${f.a.jwt}` }, computerToken: { name: "A's Computer Token", header: `Bearer ${f.a.computerToken}` } }[kind];
+  return {
+    mindKey: { name: "A's Mind Key", header: `Bearer ${f.a.mindKey}` },
+    jwt: { name: "A's JWT", header: `Bearer ${f.a.jwt}` },
+    computerToken: { name: "A's Computer Token", header: `Bearer ${f.a.computerToken}` },
+  }[kind];
 }
 
 const covered = new Set<string>();
@@ -452,7 +488,18 @@ describe('security: every route of the contract', () => {
         // Not found is all it says: the kind of thing, no id, nothing about whose it is.
         if (expected === 404) assert.match(res.body.message, /^[A-Z][a-z]+ not found$/, credential.name);
         const sent = JSON.stringify(req);
-        const secrets = [f.marker, f.a.taskId, f.a.memoryId, f.a.scriptId, f.a.webhookId, f.a.deliveryId, f.a.computerId, f.a.sentCommandId, f.a.queuedCommandId, f.a.mindId];
+        const secrets = [
+          f.marker,
+          f.a.taskId,
+          f.a.memoryId,
+          f.a.scriptId,
+          f.a.webhookId,
+          f.a.deliveryId,
+          f.a.computerId,
+          f.a.sentCommandId,
+          f.a.queuedCommandId,
+          f.a.mindId,
+        ];
         for (const secret of secrets.filter((s) => !sent.includes(s))) {
           assert.equal(res.text.includes(secret), false, `${credential.name}: the answer shows A's ${secret}: ${show(res)}`);
         }
@@ -489,22 +536,23 @@ describe('security: every route of the contract', () => {
     });
   }
 
-  test(
-    "DESIGN 13: a disabled mind's computers are refused too (403 to their Computer Tokens)",
-    async () => {
-      const f = await fixture();
-      await setMindDisabled(svc.ctx.db, f.a.mindId, new Date().toISOString());
-      for (const { key, route } of listRoutes(contract).filter((r) => r.metadata.auth === 'computerToken')) {
-        const spec: AnySpec = (ROUTES as Record<RouteKey, AnySpec>)[key as RouteKey];
-        const res = await send(route, spec.request(f), ownCredential('computerToken', f));
-        assert.equal(res.status, 403, `${key}: ${show(res)}`);
-      }
-    },
-  );
+  test("DESIGN 13: a disabled mind's computers are refused too (403 to their Computer Tokens)", async () => {
+    const f = await fixture();
+    await setMindDisabled(svc.ctx.db, f.a.mindId, new Date().toISOString());
+    for (const { key, route } of listRoutes(contract).filter((r) => r.metadata.auth === 'computerToken')) {
+      const spec: AnySpec = (ROUTES as Record<RouteKey, AnySpec>)[key as RouteKey];
+      const res = await send(route, spec.request(f), ownCredential('computerToken', f));
+      assert.equal(res.status, 403, `${key}: ${show(res)}`);
+    }
+  });
 
   test('every route of the contract was checked', () => {
     const keys = listRoutes(contract).map((r) => r.key);
     assert.deepEqual(Object.keys(ROUTES).sort(), [...keys].sort(), 'ROUTES lists exactly the routes of the contract');
-    assert.equal(covered.size, keys.length, `checked ${covered.size} of ${keys.length} routes; missing: ${keys.filter((k) => !covered.has(k)).join(', ')}`);
+    assert.equal(
+      covered.size,
+      keys.length,
+      `checked ${covered.size} of ${keys.length} routes; missing: ${keys.filter((k) => !covered.has(k)).join(', ')}`,
+    );
   });
 });

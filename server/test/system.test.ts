@@ -31,7 +31,8 @@ describe('system routes and docs', () => {
     const res = await svc.http.get('/endpoints').expect(200);
     const routes = listRoutes(contract);
     assert.equal(res.body.endpoints.length, routes.length);
-    const find = (method: string, path: string) => res.body.endpoints.find((e: { method: string; path: string }) => e.method === method && e.path === path);
+    const find = (method: string, path: string) =>
+      res.body.endpoints.find((e: { method: string; path: string }) => e.method === method && e.path === path);
     assert.deepEqual(find('POST', '/register'), { method: 'POST', path: '/register', auth: 'none', summary: 'Create an account' });
     assert.equal(find('GET', '/mind/tasks').auth, 'mindKey');
     assert.equal(find('GET', '/computers/list').auth, 'mindKeyOrJwt');
@@ -39,17 +40,48 @@ describe('system routes and docs', () => {
     assert.equal(find('POST', '/minds').auth, 'jwt');
   });
 
-  test('every route of the spec\'s section 4 is in the contract', () => {
+  test("every route of the spec's section 4 is in the contract", () => {
     const have = new Set(listRoutes(contract).map(({ route }) => `${route.method} ${route.path}`));
     const spec = [
-      'POST /register', 'POST /login', 'POST /minds', 'GET /minds', 'DELETE /minds/:id',
-      'GET /mind/tasks', 'POST /mind/task', 'GET /mind/task', 'PUT /mind/task/:id', 'GET /mind/task/:id/complete', 'GET /mind/task/:id/delete',
-      'POST /webhooks', 'GET /webhooks', 'GET /webhooks/:id', 'PUT /webhooks/:id', 'POST /webhooks/:id/enable', 'POST /webhooks/:id/disable',
-      'POST /webhooks/:id/test', 'DELETE /webhooks/:id',
-      'GET /computers/list', 'GET /computers/:id', 'POST /computers/install-code', 'POST /computers/:id/commands', 'GET /computers/:id/command',
-      'GET /computers/:id/commands', 'GET /computers/:id/commands/:cid', 'GET /computers/:id/screenshot', 'POST /computers/:id/disable',
-      'DELETE /computers/:id', 'POST /computers/register', 'GET /computers/me/poll', 'POST /computers/me/commands/:cid/result',
-      'GET /endpoints', 'GET /health', 'GET /memory/recall', 'GET /memory/stats', 'POST /memory', 'DELETE /memory/:id', 'GET /memory/mind-export',
+      'POST /register',
+      'POST /login',
+      'POST /minds',
+      'GET /minds',
+      'DELETE /minds/:id',
+      'GET /mind/tasks',
+      'POST /mind/task',
+      'GET /mind/task',
+      'PUT /mind/task/:id',
+      'GET /mind/task/:id/complete',
+      'GET /mind/task/:id/delete',
+      'POST /webhooks',
+      'GET /webhooks',
+      'GET /webhooks/:id',
+      'PUT /webhooks/:id',
+      'POST /webhooks/:id/enable',
+      'POST /webhooks/:id/disable',
+      'POST /webhooks/:id/test',
+      'DELETE /webhooks/:id',
+      'GET /computers/list',
+      'GET /computers/:id',
+      'POST /computers/install-code',
+      'POST /computers/:id/commands',
+      'GET /computers/:id/command',
+      'GET /computers/:id/commands',
+      'GET /computers/:id/commands/:cid',
+      'GET /computers/:id/screenshot',
+      'POST /computers/:id/disable',
+      'DELETE /computers/:id',
+      'POST /computers/register',
+      'GET /computers/me/poll',
+      'POST /computers/me/commands/:cid/result',
+      'GET /endpoints',
+      'GET /health',
+      'GET /memory/recall',
+      'GET /memory/stats',
+      'POST /memory',
+      'DELETE /memory/:id',
+      'GET /memory/mind-export',
     ];
     for (const route of spec) assert.ok(have.has(route), `missing ${route}`);
   });
@@ -64,7 +96,19 @@ describe('system routes and docs', () => {
 
   test('every operation has an operationId, summary, description, security, and described parameters', () => {
     const doc = buildOpenApiDocument() as unknown as {
-      paths: Record<string, Record<string, { operationId?: string; summary?: string; description?: string; security?: unknown[]; parameters?: { name: string; description?: string }[] }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            operationId?: string;
+            summary?: string;
+            description?: string;
+            security?: unknown[];
+            parameters?: { name: string; description?: string }[];
+          }
+        >
+      >;
       components: { securitySchemes: Record<string, unknown> };
     };
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['ComputerToken', 'JWT', 'MindKey', 'MindKeyQuery']);
@@ -124,7 +168,10 @@ describe('system routes and docs', () => {
     const auth = { Authorization: `Bearer ${login.body.jwt}` };
     const mind = await svc.http.post('/minds').set(auth).send(exampleBody('/minds', 'post')).expect(201);
     const list = await svc.http.get('/minds').set(auth).expect(200);
-    assert.deepEqual(list.body.minds.map((m: { id: string }) => m.id), [mind.body.id]);
+    assert.deepEqual(
+      list.body.minds.map((m: { id: string }) => m.id),
+      [mind.body.id],
+    );
     await svc.http.delete(`/minds/${mind.body.id}`).set(auth).expect(204);
     assert.deepEqual((await svc.http.get('/minds').set(auth).expect(200)).body.minds, []);
   });

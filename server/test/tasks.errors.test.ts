@@ -10,7 +10,10 @@ function assertFieldError(res: Response, path: string, message?: RegExp) {
   assert.equal(res.body.statusCode, 400);
   assert.equal(res.body.error, 'Bad Request');
   assert.ok(res.body.message.startsWith(`${path}: `), `message "${res.body.message}" names ${path}`);
-  assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), [path]);
+  assert.deepEqual(
+    res.body.details.map((d: { path: string }) => d.path),
+    [path],
+  );
   if (message) assert.match(res.body.message, message);
 }
 
@@ -54,7 +57,11 @@ describe('tasks: bad input', () => {
   }
 
   test('POST /mind/task: limits are inclusive (500 and 20,000 characters are accepted)', async () => {
-    const res = await svc.http.post('/mind/task').set(auth).send({ title: 'x'.repeat(500), description: 'y'.repeat(20000) }).expect(201);
+    const res = await svc.http
+      .post('/mind/task')
+      .set(auth)
+      .send({ title: 'x'.repeat(500), description: 'y'.repeat(20000) })
+      .expect(201);
     assert.equal(res.body.title.length, 500);
     await svc.http.get(`/mind/task/${res.body.id}/delete`).set(auth).expect(200);
     await svc.ctx.db('events').where({ mind_id: mindId }).delete();
@@ -92,7 +99,10 @@ describe('tasks: bad input', () => {
     const long = supertest(server);
     const res = await long.get('/mind/task').query({ key: mindKey, title: 't', description: 'x'.repeat(20001) });
     assertFieldError(res, 'query.description', /20000/);
-    const ok = await long.get('/mind/task').query({ key: mindKey, title: 't', description: 'é'.repeat(20000) }).expect(201);
+    const ok = await long
+      .get('/mind/task')
+      .query({ key: mindKey, title: 't', description: 'é'.repeat(20000) })
+      .expect(201);
     assert.equal(ok.body.description.length, 20000);
     await svc.http.get(`/mind/task/${ok.body.id}/delete`).set(auth).expect(200);
     await svc.ctx.db('events').where({ mind_id: mindId }).delete();
@@ -111,7 +121,9 @@ describe('tasks: bad input', () => {
   describe('PUT /mind/task/:id', () => {
     let task: Record<string, unknown>;
     before(async () => {
-      task = (await svc.http.post('/mind/task').set(auth).send({ title: 'Keep me', description: 'as I am', due_at: '2026-12-01' }).expect(201)).body;
+      task = (
+        await svc.http.post('/mind/task').set(auth).send({ title: 'Keep me', description: 'as I am', due_at: '2026-12-01' }).expect(201)
+      ).body;
     });
 
     const badUpdates: Array<[string, unknown, string, RegExp?]> = [
@@ -128,7 +140,10 @@ describe('tasks: bad input', () => {
     for (const [name, body, path, message] of badUpdates) {
       test(`${name} -> 400 naming ${path}; the task is unchanged and no event is written`, async () => {
         const eventsBefore = await countRows('events');
-        const res = await svc.http.put(`/mind/task/${task.id}`).set(auth).send(body as object);
+        const res = await svc.http
+          .put(`/mind/task/${task.id}`)
+          .set(auth)
+          .send(body as object);
         assertFieldError(res, path, message);
         const now = await svc.http.get(`/mind/task/${task.id}`).set(auth).expect(200);
         assert.deepEqual(now.body, task);

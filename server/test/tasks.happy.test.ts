@@ -18,7 +18,17 @@ describe('tasks: happy paths', () => {
     assert.match(task.id, UUID);
     assert.deepEqual(
       { ...task, id: undefined, created_at: undefined, updated_at: undefined },
-      { id: undefined, title: 'Summarise the papers', description: null, priority: 'normal', status: 'pending', due_at: null, created_at: undefined, updated_at: undefined, completed_at: null },
+      {
+        id: undefined,
+        title: 'Summarise the papers',
+        description: null,
+        priority: 'normal',
+        status: 'pending',
+        due_at: null,
+        created_at: undefined,
+        updated_at: undefined,
+        completed_at: null,
+      },
     );
     assert.equal(task.created_at, task.updated_at);
     assert.ok(Math.abs(Date.parse(task.created_at) - clock.now().getTime()) < 5000);
@@ -34,7 +44,15 @@ describe('tasks: happy paths', () => {
     const res = await svc.http
       .post('/mind/task')
       .set(auth)
-      .send({ title: 'Ship', description: 'All of it', priority: 'critical', due_at: '2026-12-01', status: 'done', id: 'mine', mind_id: 'x' })
+      .send({
+        title: 'Ship',
+        description: 'All of it',
+        priority: 'critical',
+        due_at: '2026-12-01',
+        status: 'done',
+        id: 'mine',
+        mind_id: 'x',
+      })
       .expect(201);
     assert.equal(res.body.description, 'All of it');
     assert.equal(res.body.priority, 'critical');
@@ -80,7 +98,10 @@ describe('tasks: happy paths', () => {
 
     const list = await svc.http.get('/mind/tasks').set(auth).expect(200);
     assert.deepEqual(list.body.tasks.map((t: { title: string }) => t.title).sort(), ['Buy milk', 'Call Ada']);
-    assert.deepEqual((await events(mindId)).map((e) => e.type), ['task.created', 'task.created']);
+    assert.deepEqual(
+      (await events(mindId)).map((e) => e.type),
+      ['task.created', 'task.created'],
+    );
   });
 
   test('?key= works on every task route', async () => {
@@ -156,15 +177,20 @@ describe('tasks: happy paths', () => {
       ],
     );
     const all = await svc.http.get('/mind/tasks?status=all').set(auth).expect(200);
-    assert.deepEqual(
-      all.body.tasks.map((t: { title: string }) => t.title).slice(0, 5),
-      ['in progress, high', 'in progress, low', 'cancelled, critical, due early', 'critical', 'done, critical'],
-    );
+    assert.deepEqual(all.body.tasks.map((t: { title: string }) => t.title).slice(0, 5), [
+      'in progress, high',
+      'in progress, low',
+      'cancelled, critical, due early',
+      'critical',
+      'done, critical',
+    ]);
   });
 
   test('PUT /mind/task/:id changes the given fields, null clears, and records one task.updated', async () => {
     const { auth, mindId } = await svc.mind();
-    const created = (await svc.http.post('/mind/task').set(auth).send({ title: 'Draft', description: 'old', due_at: '2026-12-01' }).expect(201)).body;
+    const created = (
+      await svc.http.post('/mind/task').set(auth).send({ title: 'Draft', description: 'old', due_at: '2026-12-01' }).expect(201)
+    ).body;
     clock.advance(1000);
     const res = await svc.http
       .put(`/mind/task/${created.id}`)
@@ -191,7 +217,10 @@ describe('tasks: happy paths', () => {
     assert.equal(moved.body.due_at, '2027-01-02T02:04:05.000Z');
 
     const rows = await events(mindId);
-    assert.deepEqual(rows.map((e) => e.type), ['task.created', 'task.updated', 'task.updated', 'task.updated']);
+    assert.deepEqual(
+      rows.map((e) => e.type),
+      ['task.created', 'task.updated', 'task.updated', 'task.updated'],
+    );
     assert.deepEqual(JSON.parse(rows[3].data), moved.body);
     const got = await svc.http.get(`/mind/task/${created.id}`).set(auth).expect(200);
     assert.deepEqual(got.body, moved.body);
@@ -201,12 +230,19 @@ describe('tasks: happy paths', () => {
     const { auth, mindId } = await svc.mind();
     const created = (await svc.http.post('/mind/task').set(auth).send({ title: 'Same', due_at: '2026-12-01' }).expect(201)).body;
     clock.advance(1000);
-    const same = await svc.http.put(`/mind/task/${created.id}`).set(auth).send({ title: 'Same', due_at: '2026-12-01T00:00:00Z' }).expect(200);
+    const same = await svc.http
+      .put(`/mind/task/${created.id}`)
+      .set(auth)
+      .send({ title: 'Same', due_at: '2026-12-01T00:00:00Z' })
+      .expect(200);
     assert.deepEqual(same.body, created);
     // An update must name a field: an empty one is a 400 (the document says so), still no event.
     const empty = await svc.http.put(`/mind/task/${created.id}`).set(auth).send({}).expect(400);
     assert.match(empty.body.message, /at least one of: title/);
-    assert.deepEqual((await events(mindId)).map((e) => e.type), ['task.created']);
+    assert.deepEqual(
+      (await events(mindId)).map((e) => e.type),
+      ['task.created'],
+    );
   });
 
   test('completed_at is set when the status becomes done and cleared when it leaves done', async () => {
@@ -248,10 +284,12 @@ describe('tasks: happy paths', () => {
       rows.map((e) => e.type),
       [
         'task.created',
-        'task.updated', 'task.completed', // PUT status done
+        'task.updated',
+        'task.completed', // PUT status done
         'task.updated', // rename
         'task.updated', // reopen
-        'task.updated', 'task.completed', // GET complete
+        'task.updated',
+        'task.completed', // GET complete
         'task.updated', // cancel
       ],
     );
@@ -264,7 +302,10 @@ describe('tasks: happy paths', () => {
     const { auth, mindId } = await svc.mind();
     const { id } = (await svc.http.post('/mind/task').set(auth).send({ title: 'Race' }).expect(201)).body;
     const answers = await Promise.all(Array.from({ length: 5 }, () => svc.http.get(`/mind/task/${id}/complete`).set(auth)));
-    assert.deepEqual(answers.map((r) => r.status), [200, 200, 200, 200, 200]);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 200, 200],
+    );
     assert.equal(new Set(answers.map((r) => r.body.completed_at)).size, 1);
     assert.deepEqual((await events(mindId)).map((e) => e.type).sort(), ['task.completed', 'task.created', 'task.updated']);
   });
@@ -280,7 +321,10 @@ describe('tasks: happy paths', () => {
     const all = await svc.http.get('/mind/tasks?status=all').set(auth).expect(200);
     assert.deepEqual(all.body.tasks, []);
     const rows = await events(mindId);
-    assert.deepEqual(rows.map((e) => e.type), ['task.created', 'task.deleted']);
+    assert.deepEqual(
+      rows.map((e) => e.type),
+      ['task.created', 'task.deleted'],
+    );
     assert.deepEqual(JSON.parse(rows[1].data), { id });
   });
 
@@ -311,7 +355,8 @@ describe('tasks: happy paths', () => {
     await svc.http.post('/mind/task').set(auth).send({ title: 'Goes with the mind' }).expect(201);
     await svc.http.delete(`/minds/${mindId}`).set(bearer(jwt)).expect(204);
     // The rows go in the background (minds/purge.ts); the mind's own row goes last.
-    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++)
+      await new Promise((r) => setTimeout(r, 10));
     assert.equal(Number((await svc.ctx.db('tasks').where({ mind_id: mindId }).count({ n: '*' }))[0].n), 0);
   });
 
@@ -328,12 +373,18 @@ describe('tasks: happy paths', () => {
     // Swagger UI fills each field from its own example when there is no object example.
     const fromFields = (schema: { properties: Record<string, { example?: unknown; $ref?: string }> }) =>
       Object.fromEntries(
-        Object.entries(schema.properties).map(([name, prop]) => [name, prop.$ref ? schemas[prop.$ref.split('/').pop()!].example : prop.example]),
+        Object.entries(schema.properties).map(([name, prop]) => [
+          name,
+          prop.$ref ? schemas[prop.$ref.split('/').pop()!].example : prop.example,
+        ]),
       );
     await svc.http.post('/mind/task').set(auth).send(fromFields(schemas.CreateTaskBody)).expect(201);
     await svc.http.put(`/mind/task/${created.body.id}`).set(auth).send(fromFields(schemas.UpdateTaskBody)).expect(200);
 
-    const params = doc.paths['/mind/task'].get.parameters as Array<{ name: string; schema: { example?: string; allOf?: Array<{ $ref?: string }> } }>;
+    const params = doc.paths['/mind/task'].get.parameters as Array<{
+      name: string;
+      schema: { example?: string; allOf?: Array<{ $ref?: string }> };
+    }>;
     const query = Object.fromEntries(
       params.map((p) => [p.name, p.schema.example ?? schemas[p.schema.allOf![0].$ref!.split('/').pop()!].example]),
     );

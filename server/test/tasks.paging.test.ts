@@ -38,7 +38,15 @@ describe('tasks: GET /mind/tasks pages', () => {
   test('the default page is 100 tasks, then next_cursor leads to the rest; the last page has next_cursor null', async () => {
     const { auth } = await mind();
     for (let i = 0; i < 130; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, j) => svc.http.post('/mind/task').set(auth).send({ title: `t${i + j}` }).expect(201)));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          svc.http
+            .post('/mind/task')
+            .set(auth)
+            .send({ title: `t${i + j}` })
+            .expect(201),
+        ),
+      );
     }
     const first = await svc.http.get('/mind/tasks').set(auth).expect(200);
     assert.equal(first.body.tasks.length, 100);
@@ -60,7 +68,11 @@ describe('tasks: GET /mind/tasks pages', () => {
         for (let copy = 0; copy < 3; copy++) {
           // Several tasks share a created_at (the clock moves only every third task): id breaks the tie.
           if (n % 3 === 0) clock.advance(1);
-          const res = await svc.http.post('/mind/task').set(auth).send({ title: `task ${n}`, priority, due_at }).expect(201);
+          const res = await svc.http
+            .post('/mind/task')
+            .set(auth)
+            .send({ title: `task ${n}`, priority, due_at })
+            .expect(201);
           if (n % 5 === 0) await svc.http.put(`/mind/task/${res.body.id}`).set(auth).send({ status: 'in_progress' }).expect(200);
           if (n % 7 === 0) await svc.http.put(`/mind/task/${res.body.id}`).set(auth).send({ status: 'done' }).expect(200);
           n++;
@@ -85,7 +97,11 @@ describe('tasks: GET /mind/tasks pages', () => {
     const { auth } = await mind();
     for (let i = 0; i < 9; i++) {
       clock.advance(1);
-      await svc.http.post('/mind/task').set(auth).send({ title: `step ${i}` }).expect(201);
+      await svc.http
+        .post('/mind/task')
+        .set(auth)
+        .send({ title: `step ${i}` })
+        .expect(201);
     }
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -101,7 +117,10 @@ describe('tasks: GET /mind/tasks pages', () => {
       }
       cursor = res.body.next_cursor;
     } while (cursor);
-    assert.deepEqual(seen, Array.from({ length: 9 }, (_, i) => `step ${i}`));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 9 }, (_, i) => `step ${i}`),
+    );
     const open = await svc.http.get('/mind/tasks').set(auth).expect(200);
     assert.deepEqual(open.body, { tasks: [], next_cursor: null });
   });

@@ -12,7 +12,10 @@ describe('webhooks: MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK', () => {
   before(async () => {
     receiver = await startReceiver();
     // Failures are retried an hour later: every delivery of the failing webhook stays pending.
-    svc = await startService({ MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: '5', MIND_WEBHOOK_RETRY_SCHEDULE: '1h', MIND_WEBHOOK_TIMEOUT: '2s' }, { clock });
+    svc = await startService(
+      { MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: '5', MIND_WEBHOOK_RETRY_SCHEDULE: '1h', MIND_WEBHOOK_TIMEOUT: '2s' },
+      { clock },
+    );
   });
   after(async () => {
     await svc.stop();
@@ -20,7 +23,11 @@ describe('webhooks: MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK', () => {
   });
 
   const pending = (webhookId: string) =>
-    svc.ctx.db('webhook_deliveries').where({ webhook_id: webhookId, status: 'pending' }).orderBy([{ column: 'created_at' }, { column: 'id' }]).pluck('id');
+    svc.ctx
+      .db('webhook_deliveries')
+      .where({ webhook_id: webhookId, status: 'pending' })
+      .orderBy([{ column: 'created_at' }, { column: 'id' }])
+      .pluck('id');
 
   test('a failing webhook keeps only its newest pending deliveries; the older fail with an attempt saying why; a healthy one gets everything', async () => {
     receiver.respond((req, res) => res.writeHead(req.path === '/down' ? 500 : 200).end());
@@ -40,10 +47,18 @@ describe('webhooks: MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK', () => {
 
     // The five kept are the newest: events 15..19.
     const res = await svc.http.get(`/webhooks/${down.id}/deliveries`).query({ limit: '100' }).set(bearer(mindKey)).expect(200);
-    const deliveries = res.body.deliveries as Array<{ id: string; status: string; created_at: string; attempts: Array<{ error: string | null }> }>;
+    const deliveries = res.body.deliveries as Array<{
+      id: string;
+      status: string;
+      created_at: string;
+      attempts: Array<{ error: string | null }>;
+    }>;
     assert.equal(deliveries.length, 20);
     const byAge = [...deliveries].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
-    assert.deepEqual(byAge.map((d) => d.status), [...Array(15).fill('failed'), ...Array(5).fill('pending')]);
+    assert.deepEqual(
+      byAge.map((d) => d.status),
+      [...Array(15).fill('failed'), ...Array(5).fill('pending')],
+    );
     for (const d of byAge.slice(0, 15)) {
       assert.match(d.attempts.at(-1)?.error ?? '', /more than 5 deliveries were pending for this webhook/);
     }
@@ -84,7 +99,11 @@ describe('webhooks: MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK', () => {
     await recordEvent(svc, mindId, 'task.created', { n: 1 });
     await receiver.waitFor(2, '/backlog', 10_000);
     await eventually(async () => (await pending(hook.id)).length === 5, 10_000, 'five pending');
-    const dropped = await svc.ctx.db('webhook_attempts').whereIn('delivery_id', rows.map((r) => r.id).slice(0, 500)).count<{ n: number | string }>({ n: '*' }).first();
+    const dropped = await svc.ctx
+      .db('webhook_attempts')
+      .whereIn('delivery_id', rows.map((r) => r.id).slice(0, 500))
+      .count<{ n: number | string }>({ n: '*' })
+      .first();
     assert.equal(Number(dropped?.n), 500);
   });
 });

@@ -30,10 +30,21 @@ describe('webhooks: bad input and conflicts', () => {
   });
 
   test('url must be https, or http for localhost / 127.0.0.1', async () => {
-    for (const url of ['http://example.com/hook', 'http://10.0.0.1/', 'http://[::1]:3000/', 'ftp://example.com/', 'not a url', 'file:///etc/passwd']) {
+    for (const url of [
+      'http://example.com/hook',
+      'http://10.0.0.1/',
+      'http://[::1]:3000/',
+      'ftp://example.com/',
+      'not a url',
+      'file:///etc/passwd',
+    ]) {
       expectError(await create({ ...valid, url }), 400, /^body\.url: /);
     }
-    expectError(await create({ ...valid, url: 'http://example.com/hook' }), 400, /http:\/\/ is allowed only for localhost and 127\.0\.0\.1/);
+    expectError(
+      await create({ ...valid, url: 'http://example.com/hook' }),
+      400,
+      /http:\/\/ is allowed only for localhost and 127\.0\.0\.1/,
+    );
     for (const url of ['http://localhost/a', 'http://localhost:8080/b', 'http://127.0.0.1:9/c', 'https://hooks.example.org/d']) {
       await create({ ...valid, url }).expect(201);
     }
@@ -68,7 +79,11 @@ describe('webhooks: bad input and conflicts', () => {
     const a = await create({ ...valid, url: 'https://example.com/same' }, key).expect(201);
     expectError(await create({ ...valid, url: 'https://EXAMPLE.com/same' }, key), 409, /already exists/);
     const b = await create({ ...valid, url: 'https://example.com/other' }, key).expect(201);
-    expectError(await svc.http.put(`/webhooks/${b.body.id}`).set(bearer(key)).send({ url: 'https://example.com/same' }), 409, /already exists/);
+    expectError(
+      await svc.http.put(`/webhooks/${b.body.id}`).set(bearer(key)).send({ url: 'https://example.com/same' }),
+      409,
+      /already exists/,
+    );
     const unchanged = await svc.http.get(`/webhooks/${b.body.id}`).set(bearer(key)).expect(200);
     assert.equal(unchanged.body.url, 'https://example.com/other');
     // The same url in another mind is fine.
@@ -80,7 +95,11 @@ describe('webhooks: bad input and conflicts', () => {
   test('PUT validates like create and changes nothing when one field is bad', async () => {
     const { mindKey: key } = await svc.mind();
     const hook = await create({ ...valid, url: 'https://example.com/put' }, key).expect(201);
-    expectError(await svc.http.put(`/webhooks/${hook.body.id}`).set(bearer(key)).send({ url: 'https://example.com/new', events: 'nope' }), 400, /body\.events: unknown event "nope"/);
+    expectError(
+      await svc.http.put(`/webhooks/${hook.body.id}`).set(bearer(key)).send({ url: 'https://example.com/new', events: 'nope' }),
+      400,
+      /body\.events: unknown event "nope"/,
+    );
     expectError(await svc.http.put(`/webhooks/${hook.body.id}`).set(bearer(key)).send({ secret: 'short' }), 400, /body\.secret/);
     expectError(await svc.http.put(`/webhooks/${hook.body.id}`).set(bearer(key)).send({ enabled: 'yes' }), 400, /body\.enabled/);
     const after = await svc.http.get(`/webhooks/${hook.body.id}`).set(bearer(key)).expect(200);
@@ -103,7 +122,11 @@ describe('webhooks: bad input and conflicts', () => {
     ];
     for (const req of routes) expectError(await req.set(bearer(mindKey)), 404, /^Webhook not found$/);
     const hook = await create({ ...valid, url: 'https://example.com/404' }).expect(201);
-    expectError(await svc.http.post(`/webhooks/${hook.body.id}/deliveries/${id}/redeliver`).set(bearer(mindKey)), 404, /^Delivery not found$/);
+    expectError(
+      await svc.http.post(`/webhooks/${hook.body.id}/deliveries/${id}/redeliver`).set(bearer(mindKey)),
+      404,
+      /^Delivery not found$/,
+    );
   });
 
   test('deliveries limit must be 1..100', async () => {
@@ -180,12 +203,30 @@ describe('webhooks: outcome and retry rules', () => {
 
   test('the delay follows the schedule with up to 20% jitter, honours Retry-After up to the longest step, and ends', () => {
     const schedule = [30_000, 120_000, 600_000];
-    assert.equal(retryDelay(schedule, 1, null, () => 0), 30_000);
-    assert.equal(retryDelay(schedule, 1, null, () => 0.999999), 36_000);
-    assert.equal(retryDelay(schedule, 3, null, () => 0), 600_000);
+    assert.equal(
+      retryDelay(schedule, 1, null, () => 0),
+      30_000,
+    );
+    assert.equal(
+      retryDelay(schedule, 1, null, () => 0.999999),
+      36_000,
+    );
+    assert.equal(
+      retryDelay(schedule, 3, null, () => 0),
+      600_000,
+    );
     assert.equal(retryDelay(schedule, 4, null), null, 'no retry after the schedule is used up');
-    assert.equal(retryDelay(schedule, 1, 90_000, () => 0), 90_000);
-    assert.equal(retryDelay(schedule, 1, 86_400_000, () => 0), 600_000);
-    assert.equal(retryDelay(schedule, 2, 1_000, () => 0), 120_000);
+    assert.equal(
+      retryDelay(schedule, 1, 90_000, () => 0),
+      90_000,
+    );
+    assert.equal(
+      retryDelay(schedule, 1, 86_400_000, () => 0),
+      600_000,
+    );
+    assert.equal(
+      retryDelay(schedule, 2, 1_000, () => 0),
+      120_000,
+    );
   });
 });

@@ -17,10 +17,14 @@ describe('webhooks: configuration and delivery', () => {
     (await svc.http.get(`/webhooks/${webhookId}/deliveries`).set(bearer(mindKey)).expect(200)).body.deliveries;
   const settled = async (mindKey: string, webhookId: string, count = 1): Promise<Delivery[]> => {
     let list: Delivery[] = [];
-    await eventually(async () => {
-      list = await deliveriesOf(mindKey, webhookId);
-      return list.length >= count && list.every((d) => d.status !== 'pending');
-    }, 5000, 'deliveries to settle');
+    await eventually(
+      async () => {
+        list = await deliveriesOf(mindKey, webhookId);
+        return list.length >= count && list.every((d) => d.status !== 'pending');
+      },
+      5000,
+      'deliveries to settle',
+    );
     return list;
   };
 
@@ -90,7 +94,14 @@ describe('webhooks: configuration and delivery', () => {
 
     await recordEvent(svc, mindId, 'task.created', { id: 'x' });
     // Deliveries are written in the event's transaction, so who gets one is decided now.
-    for (const [hook, expected] of [[group, 1], [exact, 1], [all, 1], [other, 0], [disabled, 0], [foreign, 0]] as const) {
+    for (const [hook, expected] of [
+      [group, 1],
+      [exact, 1],
+      [all, 1],
+      [other, 0],
+      [disabled, 0],
+      [foreign, 0],
+    ] as const) {
       const key = hook === foreign ? otherMind.mindKey : mindKey;
       assert.equal((await deliveriesOf(key, hook.id)).length, expected, `deliveries of ${hook.url}`);
     }
@@ -141,7 +152,11 @@ describe('webhooks: configuration and delivery', () => {
 
   test('retries stop when the schedule is used up; 429 and 408 are retried; other 4xx are not', async () => {
     const { mindId, mindKey } = await svc.mind();
-    const answers: Record<string, number[]> = { '/always-503': [503, 503, 503, 503], '/gone-away-404': [404, 200], '/busy': [429, 408, 200] };
+    const answers: Record<string, number[]> = {
+      '/always-503': [503, 503, 503, 503],
+      '/gone-away-404': [404, 200],
+      '/busy': [429, 408, 200],
+    };
     receiver.respond((req, res) => res.writeHead(answers[req.path]?.shift() ?? 200).end());
     const down = await createWebhook(svc, mindKey, { url: `${receiver.url}/always-503`, events: '*' });
     const missing = await createWebhook(svc, mindKey, { url: `${receiver.url}/gone-away-404`, events: '*' });
@@ -150,13 +165,23 @@ describe('webhooks: configuration and delivery', () => {
 
     const [d503] = await settled(mindKey, down.id);
     assert.equal(d503!.status, 'failed');
-    assert.deepEqual(d503!.attempts.map((a) => a.status_code), [503, 503, 503], 'one attempt plus the two retries of the schedule');
+    assert.deepEqual(
+      d503!.attempts.map((a) => a.status_code),
+      [503, 503, 503],
+      'one attempt plus the two retries of the schedule',
+    );
     const [d404] = await settled(mindKey, missing.id);
     assert.equal(d404!.status, 'failed');
-    assert.deepEqual(d404!.attempts.map((a) => a.status_code), [404]);
+    assert.deepEqual(
+      d404!.attempts.map((a) => a.status_code),
+      [404],
+    );
     const [dBusy] = await settled(mindKey, busy.id);
     assert.equal(dBusy!.status, 'succeeded');
-    assert.deepEqual(dBusy!.attempts.map((a) => a.status_code), [429, 408, 200]);
+    assert.deepEqual(
+      dBusy!.attempts.map((a) => a.status_code),
+      [429, 408, 200],
+    );
     receiver.respond((_req, res) => res.writeHead(200).end());
     assert.equal(receiver.at('/always-503').length, 3);
     assert.equal(receiver.at('/gone-away-404').length, 1);
@@ -176,7 +201,10 @@ describe('webhooks: configuration and delivery', () => {
     receiver.respond((_req, res) => res.writeHead(200).end());
 
     assert.equal(delivery!.status, 'failed');
-    assert.deepEqual(delivery!.attempts.map((a) => a.status_code), [410]);
+    assert.deepEqual(
+      delivery!.attempts.map((a) => a.status_code),
+      [410],
+    );
     const after410 = (await svc.http.get(`/webhooks/${hook.id}`).set(bearer(mindKey)).expect(200)).body;
     assert.equal(after410.enabled, false);
     assert.equal(after410.url, hook.url);
@@ -191,7 +219,9 @@ describe('webhooks: configuration and delivery', () => {
 
   test('a redirect is not followed and not retried', async () => {
     const { mindId, mindKey } = await svc.mind();
-    receiver.respond((req, res) => (req.path === '/moved' ? res.writeHead(302, { Location: '/moved-here' }).end() : res.writeHead(200).end()));
+    receiver.respond((req, res) =>
+      req.path === '/moved' ? res.writeHead(302, { Location: '/moved-here' }).end() : res.writeHead(200).end(),
+    );
     const hook = await createWebhook(svc, mindKey, { url: `${receiver.url}/moved`, events: '*' });
     await recordEvent(svc, mindId, 'task.deleted', {});
     const [delivery] = await settled(mindKey, hook.id);
@@ -230,7 +260,11 @@ describe('webhooks: configuration and delivery', () => {
     assert.equal(put.body.events, 'memory.updated');
     assert.equal(put.body.enabled, false);
     assert.equal(put.body.created_at, hook.created_at);
-    const same = await svc.http.put(`/webhooks/${hook.id}`).set(bearer(mindKey)).send({ url: `${receiver.url}/put-b` }).expect(200);
+    const same = await svc.http
+      .put(`/webhooks/${hook.id}`)
+      .set(bearer(mindKey))
+      .send({ url: `${receiver.url}/put-b` })
+      .expect(200);
     assert.equal(same.body.url, `${receiver.url}/put-b`, 'keeping its own url is no conflict');
     assert.equal((await svc.http.post(`/webhooks/${hook.id}/enable`).set(bearer(mindKey)).expect(200)).body.enabled, true);
     assert.equal((await svc.http.post(`/webhooks/${hook.id}/disable`).set(bearer(mindKey)).expect(200)).body.enabled, false);
@@ -280,7 +314,10 @@ describe('webhooks: configuration and delivery', () => {
     receiver.respond((_req, res) => res.writeHead(500).end());
     const failed = await svc.http.post(`/webhooks/${hook.id}/test`).set(bearer(mindKey)).expect(200);
     receiver.respond((_req, res) => res.writeHead(200).end());
-    assert.deepEqual({ ...failed.body, duration_ms: 0 }, { delivered: false, status: 500, error: 'HTTP 500 Internal Server Error', duration_ms: 0 });
+    assert.deepEqual(
+      { ...failed.body, duration_ms: 0 },
+      { delivered: false, status: 500, error: 'HTTP 500 Internal Server Error', duration_ms: 0 },
+    );
     const webhook = (await svc.http.get(`/webhooks/${hook.id}`).set(bearer(mindKey)).expect(200)).body;
     assert.equal(webhook.last_status, 500);
     assert.equal(webhook.last_error, 'HTTP 500 Internal Server Error');
@@ -300,7 +337,11 @@ describe('webhooks: configuration and delivery', () => {
 
   test('task routes deliver their events: POST /mind/task, then complete', async () => {
     const { mindId, mindKey } = await svc.mind();
-    const hook = await createWebhook(svc, mindKey, { url: `${receiver.url}/tasks`, events: 'task.created,task.completed', secret: 'task-secret' });
+    const hook = await createWebhook(svc, mindKey, {
+      url: `${receiver.url}/tasks`,
+      events: 'task.created,task.completed',
+      secret: 'task-secret',
+    });
     const task = (await svc.http.post('/mind/task').set(bearer(mindKey)).send({ title: 'Write the report' }).expect(201)).body;
     await svc.http.get(`/mind/task/${task.id}/complete`).set(bearer(mindKey)).expect(200);
     const got = await receiver.waitFor(2, '/tasks');
@@ -323,7 +364,10 @@ describe('webhooks: configuration and delivery', () => {
     });
     const [delivery] = await settled(mindKey, hook.id);
     assert.equal(delivery!.status, 'failed');
-    assert.deepEqual(delivery!.attempts.map((a) => [a.status_code, a.error]), [[null, 'not sent: the webhook is disabled']]);
+    assert.deepEqual(
+      delivery!.attempts.map((a) => [a.status_code, a.error]),
+      [[null, 'not sent: the webhook is disabled']],
+    );
     assert.equal(receiver.at('/disabled-late').length, 0);
     const webhook = (await svc.http.get(`/webhooks/${hook.id}`).set(bearer(mindKey)).expect(200)).body;
     assert.equal(webhook.last_call, null, 'nothing was called');

@@ -54,7 +54,11 @@ describe('webhooks: durable delivery across a crash', () => {
       children.push(first.child);
       const { jwt } = await call(first.url, 'POST', '/register', null, { email: 'crash@example.com', password: 'correct horse' });
       const mind = await call(first.url, 'POST', '/minds', jwt, { name: 'crash test' });
-      await call(first.url, 'POST', '/webhooks', mind.mind_key, { url: `${receiver.url}/durable`, events: 'task.*', secret: 'durable-secret' });
+      await call(first.url, 'POST', '/webhooks', mind.mind_key, {
+        url: `${receiver.url}/durable`,
+        events: 'task.*',
+        secret: 'durable-secret',
+      });
 
       const inFlight = [];
       for (let n = 1; n <= 5; n++) inFlight.push(await record(mind.id, n));
@@ -64,7 +68,10 @@ describe('webhooks: durable delivery across a crash', () => {
 
       const pendingAtKill = await db('webhook_deliveries').where({ mind_id: mind.id }).select('id', 'status', 'attempt_count');
       assert.equal(pendingAtKill.length, 5);
-      assert.ok(pendingAtKill.every((d) => d.status === 'pending' && d.attempt_count === 0), 'nothing was recorded before the kill');
+      assert.ok(
+        pendingAtKill.every((d) => d.status === 'pending' && d.attempt_count === 0),
+        'nothing was recorded before the kill',
+      );
 
       // Two more events while no server runs.
       const whileDown = [await record(mind.id, 6), await record(mind.id, 7)];
@@ -75,11 +82,15 @@ describe('webhooks: durable delivery across a crash', () => {
 
       const expected = new Set(pendingAtKill.map((d) => d.id));
       let allIds: string[] = [];
-      await eventually(async () => {
-        const rows = await db('webhook_deliveries').where({ mind_id: mind.id }).select('id', 'status');
-        allIds = rows.map((r) => r.id as string);
-        return rows.length === 7 && rows.every((r) => r.status === 'succeeded');
-      }, 15_000, 'all seven deliveries to succeed after the restart');
+      await eventually(
+        async () => {
+          const rows = await db('webhook_deliveries').where({ mind_id: mind.id }).select('id', 'status');
+          allIds = rows.map((r) => r.id as string);
+          return rows.length === 7 && rows.every((r) => r.status === 'succeeded');
+        },
+        15_000,
+        'all seven deliveries to succeed after the restart',
+      );
       for (const id of allIds) expected.add(id);
       assert.equal(expected.size, 7);
 
@@ -96,7 +107,9 @@ describe('webhooks: durable delivery across a crash', () => {
   });
 
   // It reopens the SQLite file after the stop; the same worker code runs on PostgreSQL in the other tests.
-  test('stopping the service aborts an attempt that outlives the grace period and gives its row back uncounted', { skip: TEST_DATABASE_URL ? 'reads the SQLite file after the stop' : false }, async () => {
+  test('stopping the service aborts an attempt that outlives the grace period and gives its row back uncounted', {
+    skip: TEST_DATABASE_URL ? 'reads the SQLite file after the stop' : false,
+  }, async () => {
     const stopDir = mkdtempSync(join(tmpdir(), 'mind-webhooks-stop-'));
     const receiver = await startReceiver();
     receiver.respond(() => undefined); // never answers

@@ -30,8 +30,16 @@ describe('webhooks: scoping and secrets', () => {
   test('the secret is never answered and never stored in clear', async () => {
     const { mindKey } = await svc.mind();
     const secret = 'clear-text-must-not-leak-7f3a';
-    const created = await svc.http.post('/webhooks').set(bearer(mindKey)).send({ url: `${receiver.url}/secret`, events: '*', secret }).expect(201);
-    await svc.http.put(`/webhooks/${created.body.id}`).set(bearer(mindKey)).send({ secret: `${secret}-2` }).expect(200);
+    const created = await svc.http
+      .post('/webhooks')
+      .set(bearer(mindKey))
+      .send({ url: `${receiver.url}/secret`, events: '*', secret })
+      .expect(201);
+    await svc.http
+      .put(`/webhooks/${created.body.id}`)
+      .set(bearer(mindKey))
+      .send({ secret: `${secret}-2` })
+      .expect(200);
     const answers = [
       created.body,
       (await svc.http.get('/webhooks').set(bearer(mindKey))).body,
@@ -53,7 +61,8 @@ describe('webhooks: scoping and secrets', () => {
     await eventually(async () => (await svc.ctx.db('webhook_attempts').where({ mind_id: mindId })).length === 1);
     await svc.http.delete(`/minds/${mindId}`).set(bearer(jwt)).expect(204);
     // The rows go in the background (minds/purge.ts); the mind's own row goes last.
-    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && (await svc.ctx.db('minds').where({ id: mindId }).first('id')); i++)
+      await new Promise((r) => setTimeout(r, 10));
     for (const table of ['webhooks', 'webhook_deliveries', 'webhook_attempts']) {
       assert.equal((await svc.ctx.db(table).where({ mind_id: mindId })).length, 0, table);
     }
@@ -104,7 +113,27 @@ describe('webhooks: SSRF guard', () => {
   });
 
   test('the address rules', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254', '224.0.0.1', 'not-an-ip']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fc00::1',
+      'fd00:ec2::254',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+      '::ffff:169.254.169.254',
+      '224.0.0.1',
+      'not-an-ip',
+    ]) {
       assert.equal(isPublicAddress(address), false, address);
     }
     for (const address of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {

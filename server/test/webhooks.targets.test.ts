@@ -38,7 +38,10 @@ describe('webhook targets: never the service itself', () => {
       const res = await post(svc, mindKey, url);
       assert.equal(res.status, 400, url);
       assert.match(res.body.message, /^body\.url: points at this Mind Service itself/, url);
-      assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['body.url']);
+      assert.deepEqual(
+        res.body.details.map((d: { path: string }) => d.path),
+        ['body.url'],
+      );
     }
     assert.deepEqual((await svc.http.get('/webhooks').set(bearer(mindKey)).expect(200)).body, []);
   });
@@ -53,7 +56,10 @@ describe('webhook targets: never the service itself', () => {
   test('update: a url pointing at the service is 400 and leaves the webhook as it was', async () => {
     const { mindKey } = await svc.mind();
     const hook = await createWebhook(svc, mindKey, { url: 'https://hooks.example.com/a', events: '*' });
-    const res = await svc.http.put(`/webhooks/${hook.id}`).set(bearer(mindKey)).send({ url: `https://mind.example.com/webhooks/${hook.id}/test` });
+    const res = await svc.http
+      .put(`/webhooks/${hook.id}`)
+      .set(bearer(mindKey))
+      .send({ url: `https://mind.example.com/webhooks/${hook.id}/test` });
     assert.equal(res.status, 400);
     assert.match(res.body.message, /itself/);
     assert.equal((await svc.http.get(`/webhooks/${hook.id}`).set(bearer(mindKey)).expect(200)).body.url, 'https://hooks.example.com/a');
@@ -77,7 +83,10 @@ describe('webhook targets: http://localhost is for development', () => {
         assert.match(res.body.message, /MIND_WEBHOOK_ALLOW_LOCALHOST=1/);
       }
       const hook = await createWebhook(svc, mindKey, { url: 'https://hooks.example.com/a', events: '*' });
-      const res = await svc.http.put(`/webhooks/${hook.id}`).set(bearer(mindKey)).send({ url: `${receiver.url}/hook` });
+      const res = await svc.http
+        .put(`/webhooks/${hook.id}`)
+        .set(bearer(mindKey))
+        .send({ url: `${receiver.url}/hook` });
       assert.equal(res.status, 400);
       assert.match(res.body.message, /MIND_WEBHOOK_ALLOW_LOCALHOST/);
     } finally {
@@ -85,7 +94,7 @@ describe('webhook targets: http://localhost is for development', () => {
     }
   });
 
-  test('listening on 0.0.0.0 with MIND_WEBHOOK_ALLOW_LOCALHOST=1: 201, the test event arrives; the service\'s own port stays 400', async () => {
+  test("listening on 0.0.0.0 with MIND_WEBHOOK_ALLOW_LOCALHOST=1: 201, the test event arrives; the service's own port stays 400", async () => {
     const svc = await startService({ HOST: '0.0.0.0', PORT, MIND_WEBHOOK_ALLOW_LOCALHOST: '1' });
     try {
       const { mindKey } = await svc.mind();
@@ -142,9 +151,11 @@ describe('webhook targets: http://localhost is for development', () => {
 });
 
 describe('webhook targets: the rules', () => {
-  test('listening on every interface, this machine\'s own addresses with PORT are the service', () => {
+  test("listening on every interface, this machine's own addresses with PORT are the service", () => {
     const targets = WebhookTargets.fromConfig(loadConfig({ HOST: '0.0.0.0', PORT, MIND_WEBHOOK_ALLOW_LOCALHOST: '1' }));
-    const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []).map((a) => a.address);
+    const own = Object.values(networkInterfaces())
+      .flatMap((list) => list ?? [])
+      .map((a) => a.address);
     for (const address of own) {
       const host = address.includes(':') ? `[${address.replace(/%.*$/, '')}]` : address;
       if (address.includes('%')) continue; // scoped link-local addresses are not valid in a URL
@@ -182,11 +193,19 @@ describe('webhook targets: the rules', () => {
       };
       const { body: user } = await call('/register', null, { email: `targets-${Date.now()}@example.com`, password: 'correct horse' });
       const { body: mind } = await call('/minds', user.jwt as string, { name: 'targets' });
-      const own = await call('/webhooks', mind.mind_key as string, { url: `${server.url}/webhooks`, events: '*', secret: 'test-secret-123' });
+      const own = await call('/webhooks', mind.mind_key as string, {
+        url: `${server.url}/webhooks`,
+        events: '*',
+        secret: 'test-secret-123',
+      });
       assert.equal(own.status, 400);
       assert.match(String(own.body.message), /itself/);
       const port = Number(new URL(server.url).port);
-      const other = await call('/webhooks', mind.mind_key as string, { url: `http://127.0.0.1:${port + 1}/`, events: '*', secret: 'test-secret-123' });
+      const other = await call('/webhooks', mind.mind_key as string, {
+        url: `http://127.0.0.1:${port + 1}/`,
+        events: '*',
+        secret: 'test-secret-123',
+      });
       assert.equal(other.status, 201);
     } finally {
       await server.stop();

@@ -109,9 +109,25 @@ export class X11Driver implements Driver {
     const midY = String(Math.round((fromY + toY) / 2));
     // Toolkits start a drag only after motion with the button held: move in two steps with short pauses.
     await this.xdotool([
-      'mousemove', String(fromX), String(fromY), 'mousedown', BUTTONS.left, 'sleep', '0.05',
-      'mousemove', midX, midY, 'sleep', '0.05',
-      'mousemove', String(toX), String(toY), 'sleep', '0.05', 'mouseup', BUTTONS.left,
+      'mousemove',
+      String(fromX),
+      String(fromY),
+      'mousedown',
+      BUTTONS.left,
+      'sleep',
+      '0.05',
+      'mousemove',
+      midX,
+      midY,
+      'sleep',
+      '0.05',
+      'mousemove',
+      String(toX),
+      String(toY),
+      'sleep',
+      '0.05',
+      'mouseup',
+      BUTTONS.left,
     ]);
     return {};
   }
@@ -120,7 +136,8 @@ export class X11Driver implements Driver {
   async screenSize(): Promise<{ width: number; height: number }> {
     const { stdout } = await this.xdotool(['getdisplaygeometry']);
     const [width, height] = stdout.toString('utf8').trim().split(/\s+/).map(Number);
-    if (!Number.isInteger(width) || !Number.isInteger(height)) throw new Error(`xdotool getdisplaygeometry gave "${stdout.toString('utf8').trim()}"`);
+    if (!Number.isInteger(width) || !Number.isInteger(height))
+      throw new Error(`xdotool getdisplaygeometry gave "${stdout.toString('utf8').trim()}"`);
     return { width: width!, height: height! };
   }
 
@@ -150,7 +167,9 @@ export class X11Driver implements Driver {
       return await run;
     } catch (error) {
       if (error instanceof Error && /open display|unable to open X server/i.test(error.message)) {
-        throw new Error(`cannot open X display ${this.env.DISPLAY}: is the X server running, and may this user connect to it (XAUTHORITY)?`);
+        throw new Error(
+          `cannot open X display ${this.env.DISPLAY}: is the X server running, and may this user connect to it (XAUTHORITY)?`,
+        );
       }
       throw error;
     }

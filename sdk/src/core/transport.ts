@@ -8,7 +8,14 @@ import {
   RequestAbortedError,
   TimeoutError,
 } from './errors.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type RequestOptions, type RetryBackoff, SDK_VERSION, type TransportOptions } from './options.js';
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type RequestOptions,
+  type RetryBackoff,
+  SDK_VERSION,
+  type TransportOptions,
+} from './options.js';
 
 export type AuthKind = 'none' | 'jwt' | 'mindKey' | 'mindKeyOrJwt' | 'computerToken';
 

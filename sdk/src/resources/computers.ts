@@ -36,9 +36,7 @@ export class Computers extends Resource {
 
   /** Queues a command for the computer's agent (409 ConflictError for a disabled computer). */
   async queue(computerId: string, command: CommandParams, options?: RequestOptions): Promise<QueuedCommand> {
-    return ok(
-      this.api.computers.queueCommand({ params: { id: param('computerId', computerId) }, body: command, requestOptions: options }),
-    );
+    return ok(this.api.computers.queueCommand({ params: { id: param('computerId', computerId) }, body: command, requestOptions: options }));
   }
 
   /**
@@ -70,12 +68,20 @@ export class Computers extends Resource {
   }
 
   /** One page of commands, newest first; pass `next_cursor` as `cursor` for the next (null on the last). */
-  async listCommandsPage(computerId: string, params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<CommandList> {
+  async listCommandsPage(
+    computerId: string,
+    params: { limit?: number; cursor?: string } = {},
+    options?: RequestOptions,
+  ): Promise<CommandList> {
     return ok(this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }));
   }
 
   /** Every command of the computer, newest first, page after page. */
-  async *listAllCommands(computerId: string, params: { limit?: number } = {}, options?: RequestOptions): AsyncGenerator<Command, void, undefined> {
+  async *listAllCommands(
+    computerId: string,
+    params: { limit?: number } = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<Command, void, undefined> {
     let cursor: string | undefined;
     do {
       const page = await this.listCommandsPage(computerId, { ...params, cursor }, options);

@@ -44,9 +44,7 @@ export class Memories extends Resource {
   }
 
   async update(memoryId: string, params: UpdateMemoryParams, options?: RequestOptions): Promise<Memory> {
-    return ok(
-      this.api.memories.updateMemory({ params: { id: param('memoryId', memoryId) }, body: params, requestOptions: options }),
-    );
+    return ok(this.api.memories.updateMemory({ params: { id: param('memoryId', memoryId) }, body: params, requestOptions: options }));
   }
 
   async delete(memoryId: string, options?: RequestOptions): Promise<void> {

@@ -18,7 +18,10 @@ export class Scripts extends Resource {
   }
 
   /** One page of scripts by name (`limit` 1..100, default 100); pass `next_cursor` as `cursor` for the next. */
-  async listPage(params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<{ scripts: Script[]; next_cursor: string | null }> {
+  async listPage(
+    params: { limit?: number; cursor?: string } = {},
+    options?: RequestOptions,
+  ): Promise<{ scripts: Script[]; next_cursor: string | null }> {
     return ok(this.api.memories.listScripts({ query: params, requestOptions: options }));
   }
 
@@ -31,9 +34,7 @@ export class Scripts extends Resource {
   }
 
   async update(scriptId: string, params: UpdateScriptParams, options?: RequestOptions): Promise<Script> {
-    return ok(
-      this.api.memories.updateScript({ params: { id: param('scriptId', scriptId) }, body: params, requestOptions: options }),
-    );
+    return ok(this.api.memories.updateScript({ params: { id: param('scriptId', scriptId) }, body: params, requestOptions: options }));
   }
 
   async delete(scriptId: string, options?: RequestOptions): Promise<void> {

@@ -19,9 +19,7 @@ export class Webhooks extends Resource {
   }
 
   async update(webhookId: string, params: UpdateWebhookParams, options?: RequestOptions): Promise<Webhook> {
-    return ok(
-      this.api.webhooks.updateWebhook({ params: { id: param('webhookId', webhookId) }, body: params, requestOptions: options }),
-    );
+    return ok(this.api.webhooks.updateWebhook({ params: { id: param('webhookId', webhookId) }, body: params, requestOptions: options }));
   }
 
   async enable(webhookId: string, options?: RequestOptions): Promise<Webhook> {

@@ -36,7 +36,9 @@ export async function insertUser(conn: Conn, user: User, passwordHash: string): 
 }
 
 export async function findUserByEmail(conn: Conn, email: string): Promise<StoredUser | undefined> {
-  const row = await conn<UserRow>('users').where({ email_normalized: normalizeEmail(email) }).first();
+  const row = await conn<UserRow>('users')
+    .where({ email_normalized: normalizeEmail(email) })
+    .first();
   return row && { user: toUser(row), passwordHash: row.password_hash };
 }
 

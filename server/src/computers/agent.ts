@@ -80,7 +80,8 @@ export class AgentService {
       if (!stored) throw badCode('unknown install code; create one with POST /computers/install-code');
       if (stored.used_at) throw badCode('this install code has already been used; each code registers one computer');
       if (stored.expires_at <= now) throw badCode('this install code has expired (codes work for 15 minutes); create a new one');
-      if (!(await useInstallCode(trx, codeHash, now))) throw badCode('this install code has already been used; each code registers one computer');
+      if (!(await useInstallCode(trx, codeHash, now)))
+        throw badCode('this install code has already been used; each code registers one computer');
       await checkComputersCap(this.ctx, trx, stored.user_id);
 
       const computer: StoredComputer = {
@@ -115,10 +116,12 @@ export class AgentService {
       const remaining = deadline - Date.now();
       // Subscribed before looking, so a command queued in between still wakes this poll.
       const waiter = remaining > 0 ? this.bus.waitForComputer(computer.computerId, remaining) : undefined;
-      const claimed = signal?.aborted ? undefined : await this.claim(computer.computerId, woken).catch((err) => {
-        waiter?.cancel();
-        throw err;
-      });
+      const claimed = signal?.aborted
+        ? undefined
+        : await this.claim(computer.computerId, woken).catch((err) => {
+            waiter?.cancel();
+            throw err;
+          });
       if (!claimed || claimed.length > 0 || !waiter) {
         waiter?.cancel();
         return { commands: claimed ?? [] };
@@ -167,7 +170,13 @@ export class AgentService {
       await touchActiveComputer(trx, computer.computerId, now);
       // The event (and every webhook delivery) carries the screenshot as {bytes, url}, never its bytes.
       const shown = presentResult(computer.computerId, commandId, result, png ? png.length : null);
-      await recordCommandFinished(this.ctx, trx, computer.mindId, { ...command, status: input.status, result: shown, error, completed_at: now });
+      await recordCommandFinished(this.ctx, trx, computer.mindId, {
+        ...command,
+        status: input.status,
+        result: shown,
+        error,
+        completed_at: now,
+      });
     });
     this.bus.notifyCommand(commandId);
     return { command_id: commandId, status: input.status };

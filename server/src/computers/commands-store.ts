@@ -27,7 +27,18 @@ interface ScreenshotRow {
 }
 
 const COMMAND_COLUMNS = [
-  'id', 'computer_id', 'type', 'payload', 'status', 'result', 'error', 'attempts', 'created_at', 'sent_at', 'completed_at', 'screenshot_bytes',
+  'id',
+  'computer_id',
+  'type',
+  'payload',
+  'status',
+  'result',
+  'error',
+  'attempts',
+  'created_at',
+  'sent_at',
+  'completed_at',
+  'screenshot_bytes',
 ] as const;
 
 const FINISHED: CommandStatus[] = ['done', 'failed', 'expired', 'cancelled'];
@@ -73,7 +84,9 @@ export async function insertCommand(conn: Conn, command: Command) {
 
 /** One command; with `withScreenshot` its result carries the PNG as `screenshot_b64` too. */
 export async function findCommand(conn: Conn, computerId: string, id: string, withScreenshot = false): Promise<Command | undefined> {
-  const row = await conn<CommandRow>('commands').where({ id, computer_id: computerId }).first(...COMMAND_COLUMNS);
+  const row = await conn<CommandRow>('commands')
+    .where({ id, computer_id: computerId })
+    .first(...COMMAND_COLUMNS);
   if (!row) return undefined;
   const png = withScreenshot && row.screenshot_bytes !== null ? await findScreenshot(conn, computerId, id) : undefined;
   return toCommand(row, png);

@@ -40,7 +40,10 @@ export function computersArea(ctx: AppContext): ComputersArea {
       createInstallCode: async ({ body, caller }) => ({ status: 201, body: await computers.createInstallCode(caller, body) }),
       listComputers: async ({ caller }) => ({ status: 200, body: { computers: await computers.list(caller) } }),
       getComputer: async ({ params, caller }) => ({ status: 200, body: await computers.get(caller, params.id) }),
-      queueCommand: async ({ params, body, caller }) => ({ status: 201, body: await computers.queue(caller, params.id, commandFromBody(body)) }),
+      queueCommand: async ({ params, body, caller }) => ({
+        status: 201,
+        body: await computers.queue(caller, params.id, commandFromBody(body)),
+      }),
       queueCommandFromQuery: async ({ params, query, caller }) => ({
         status: 201,
         body: await computers.queue(caller, params.id, commandFromQuery(query)),

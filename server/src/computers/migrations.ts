@@ -97,7 +97,9 @@ export const computersMigrations: Migration[] = [
           if (typeof b64 !== 'string') continue;
           const png = Buffer.from(b64, 'base64');
           await db('command_screenshots').insert({ command_id: row.id, png });
-          await db('commands').where({ id: row.id }).update({ result: JSON.stringify(rest), screenshot_bytes: png.length });
+          await db('commands')
+            .where({ id: row.id })
+            .update({ result: JSON.stringify(rest), screenshot_bytes: png.length });
         }
       }
     },

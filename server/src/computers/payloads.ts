@@ -1,5 +1,5 @@
 import { COMMAND_PAYLOADS, type CommandType, type QueueCommandBody } from '@mindservice/contract';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ApiError, type ErrorDetail } from '../http/errors.js';
 
 /** The query parameters each command type takes in `GET /computers/:id/command` (the payload's own names). */
@@ -19,8 +19,7 @@ export interface NewCommand {
   payload: Record<string, unknown>;
 }
 
-const fail = (details: ErrorDetail[]) =>
-  new ApiError(400, details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
+const fail = (details: ErrorDetail[]) => new ApiError(400, details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
 
 function issuesAt(location: string, error: z.ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({
@@ -60,7 +59,12 @@ export function commandFromQuery(query: Record<string, unknown>): NewCommand {
   for (const name of names) {
     const value = query[name];
     if (value === undefined) continue;
-    raw[name] = name === 'keys' ? String(value).split(',').map((k) => k.trim()) : value;
+    raw[name] =
+      name === 'keys'
+        ? String(value)
+            .split(',')
+            .map((k) => k.trim())
+        : value;
   }
   const parsed = COMMAND_PAYLOADS[type].safeParse(raw);
   if (!parsed.success) throw fail(issuesAt('query', parsed.error));

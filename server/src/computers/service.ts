@@ -9,16 +9,19 @@ import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished } from './events.js';
 import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import type { NewCommand } from './payloads.js';
-import {
-  COMMAND_LIST_DEFAULT,
-  INSTALL_CODE_ALPHABET,
-  INSTALL_CODE_LENGTH,
-  INSTALL_CODE_TTL_MS,
-  ONLINE_WINDOW_MS,
-} from './rules.js';
+import { COMMAND_LIST_DEFAULT, INSTALL_CODE_ALPHABET, INSTALL_CODE_LENGTH, INSTALL_CODE_TTL_MS, ONLINE_WINDOW_MS } from './rules.js';
 import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCommands, transitionCommand } from './commands-store.js';
-import { type ComputerScope, type StoredComputer, countComputersOfUser, countOpenInstallCodes, deleteComputer, disableComputer, findComputer, insertInstallCode, listComputers } from './store.js';
-
+import {
+  type ComputerScope,
+  type StoredComputer,
+  countComputersOfUser,
+  countOpenInstallCodes,
+  deleteComputer,
+  disableComputer,
+  findComputer,
+  insertInstallCode,
+  listComputers,
+} from './store.js';
 
 export type { UserSideCaller };
 
@@ -238,7 +241,8 @@ export class ComputersService {
         { id: command.command_id, computerId: computer.id, from: ['queued', 'sent'] },
         { status: 'expired', error, completed_at: now },
       );
-      if (changed) await recordCommandFinished(this.ctx, trx, computer.mind_id, { ...command, status: 'expired', error, completed_at: now });
+      if (changed)
+        await recordCommandFinished(this.ctx, trx, computer.mind_id, { ...command, status: 'expired', error, completed_at: now });
       return changed;
     });
     if (expired) this.bus.notifyCommand(command.command_id);

@@ -45,7 +45,16 @@ interface ComputerRow {
 export type StoredComputer = Omit<Computer, 'online'> & { userId: string };
 
 const COMPUTER_COLUMNS = [
-  'id', 'user_id', 'mind_id', 'computer_name', 'platform', 'platform_release', 'python', 'status', 'created_at', 'last_seen_at',
+  'id',
+  'user_id',
+  'mind_id',
+  'computer_name',
+  'platform',
+  'platform_release',
+  'python',
+  'status',
+  'created_at',
+  'last_seen_at',
 ] as const;
 const toComputer = (row: Pick<ComputerRow, (typeof COMPUTER_COLUMNS)[number]>): StoredComputer => ({
   id: row.id,
@@ -118,7 +127,9 @@ const scoped = (conn: Conn, scope: ComputerScope) => {
 };
 
 export async function findComputer(conn: Conn, scope: ComputerScope, id: string): Promise<StoredComputer | undefined> {
-  const row = await scoped(conn, scope).where({ id }).first(...COMPUTER_COLUMNS);
+  const row = await scoped(conn, scope)
+    .where({ id })
+    .first(...COMPUTER_COLUMNS);
   return row && toComputer(row);
 }
 

@@ -14,7 +14,14 @@ import {
   SENT_LEASE_MS,
   SWEEP_INTERVAL_MS,
 } from './rules.js';
-import { findLapsedLeases, findUnfinishedCreatedBefore, purgeFinishedBefore, purgeFinishedUpTo, seqBeyondKept, transitionCommand } from './commands-store.js';
+import {
+  findLapsedLeases,
+  findUnfinishedCreatedBefore,
+  purgeFinishedBefore,
+  purgeFinishedUpTo,
+  seqBeyondKept,
+  transitionCommand,
+} from './commands-store.js';
 import { computerIdsAfter, computerMindId } from './store.js';
 
 export interface SweepCounts {

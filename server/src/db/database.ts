@@ -16,7 +16,11 @@ export { isPostgres };
 
 export interface SqliteConnection {
   pragma(sql: string): unknown;
-  prepare(sql: string): { reader: boolean; run(...params: unknown[]): { lastInsertRowid: number | bigint }; all(...params: unknown[]): unknown[] };
+  prepare(sql: string): {
+    reader: boolean;
+    run(...params: unknown[]): { lastInsertRowid: number | bigint };
+    all(...params: unknown[]): unknown[];
+  };
 }
 
 /**
@@ -136,7 +140,11 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   // connection of its own without one.
   const connection = db.client.config.connection as { statement_timeout?: number } | string | undefined;
   if (typeof connection === 'object' && connection.statement_timeout) {
-    const unlimited = knex({ ...(db.client.config as Knex.Config), connection: { ...connection, statement_timeout: undefined }, pool: { min: 0, max: 1 } });
+    const unlimited = knex({
+      ...(db.client.config as Knex.Config),
+      connection: { ...connection, statement_timeout: undefined },
+      pool: { min: 0, max: 1 },
+    });
     try {
       return await migrateLatest(unlimited);
     } finally {

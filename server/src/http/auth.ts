@@ -79,7 +79,7 @@ export function createAuthenticator(ctx: AppContext): Authenticator {
     }
     if (kind === 'mindKey') {
       const mind = await findMindByKeyHash(ctx.db, sha256Hex(token));
-      if (!mind) throw unauthorized('unknown Mind Key (a deleted mind\'s key stops working)');
+      if (!mind) throw unauthorized("unknown Mind Key (a deleted mind's key stops working)");
       if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
       return { kind: 'mind', userId: mind.userId, mindId: mind.id };
     }

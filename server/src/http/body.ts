@@ -19,7 +19,8 @@ function parserFor(limit: number): Parser {
 }
 
 /** True when a request says a body follows (the pipeline closes the connection rather than read one it refuses). */
-export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+export const hasBody = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** Reads a JSON body of at most `limit` bytes; undefined when the request has none or is not JSON. */
 export async function readJsonBody(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: number): Promise<unknown> {
@@ -29,7 +30,9 @@ export async function readJsonBody(req: IncomingMessage & { body?: unknown }, re
 }
 
 const nulProblem = (path: string) =>
-  new ApiError(400, `${path}: must not contain the NUL character (U+0000)`, { details: [{ path, message: 'must not contain the NUL character (U+0000)' }] });
+  new ApiError(400, `${path}: must not contain the NUL character (U+0000)`, {
+    details: [{ path, message: 'must not contain the NUL character (U+0000)' }],
+  });
 
 /**
  * Refuses what no route accepts and not every database can store: JSON nested deeper than

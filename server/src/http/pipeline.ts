@@ -55,7 +55,9 @@ const decodeParam = (name: string, raw: string) => {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ApiError(400, `params.${name}: is not valid percent-encoding`, { details: [{ path: `params.${name}`, message: 'is not valid percent-encoding' }] });
+    throw new ApiError(400, `params.${name}: is not valid percent-encoding`, {
+      details: [{ path: `params.${name}`, message: 'is not valid percent-encoding' }],
+    });
   }
 };
 
@@ -69,7 +71,14 @@ const decodeParam = (name: string, raw: string) => {
 export function createPipeline(contract: AppRouter, implementation: object, auth: Authenticator, options: PipelineOptions) {
   const byMethod = new Map<string, CompiledRoute[]>();
   for (const { key, route, metadata } of listRoutes(contract) as ContractRoute[]) {
-    const compiled: CompiledRoute = { key, route, metadata, handler: handlerAt(implementation, key), bodyLimit: bodyLimitOf(route), ...compilePath(route.path) };
+    const compiled: CompiledRoute = {
+      key,
+      route,
+      metadata,
+      handler: handlerAt(implementation, key),
+      bodyLimit: bodyLimitOf(route),
+      ...compilePath(route.path),
+    };
     const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
     for (const method of methods) byMethod.set(method, [...(byMethod.get(method) ?? []), compiled]);
   }
@@ -106,7 +115,15 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     const validBody = check('body', rawBody, 'body' in route ? route.body : null);
     if (failures.length > 0) throw validationError(failures);
 
-    const result = await compiled.handler({ params: validParams, query: validQuery, body: validBody, headers: req.headers, caller, req, res });
+    const result = await compiled.handler({
+      params: validParams,
+      query: validQuery,
+      body: validBody,
+      headers: req.headers,
+      caller,
+      req,
+      res,
+    });
     const status = Number(result.status);
     const declared = route.responses[status];
     if (declared !== undefined && isAppRouteNoBody(declared)) {
@@ -118,7 +135,9 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
       res.setHeader('Content-Type', declared.contentType);
       return void res.end(result.body as Buffer);
     }
-    const body = options.validateResponses ? validateResponse({ appRoute: route, response: { status, body: result.body } }).body : result.body;
+    const body = options.validateResponses
+      ? validateResponse({ appRoute: route, response: { status, body: result.body } }).body
+      : result.body;
     sendJson(res, status, body);
   }
 

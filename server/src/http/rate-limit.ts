@@ -114,7 +114,9 @@ export class DatabaseRateLimiter implements RateLimiter {
 
   async peek(key: string): Promise<RateLimitResult> {
     const now = this.clock.now().getTime();
-    const row = await this.db('rate_limits').where({ key: this.stored(key) }).first<{ count: number; window_start: string | number } | undefined>('count', 'window_start');
+    const row = await this.db('rate_limits')
+      .where({ key: this.stored(key) })
+      .first<{ count: number; window_start: string | number } | undefined>('count', 'window_start');
     const start = row ? Number(row.window_start) : now;
     const live = row !== undefined && now < start + this.windowMs;
     return resultOf(live ? Number(row.count) : 0, this.limit, live ? start : now, this.windowMs, now, true);
@@ -141,7 +143,12 @@ export class DatabaseRateLimiter implements RateLimiter {
 }
 
 /** A limiter for the service: in memory on SQLite (one process), in the database on PostgreSQL (shared by instances). */
-export function createRateLimiter(ctx: { config: Pick<Config, 'databaseUrl'>; db: Db; clock: Clock }, namespace: string, limit: number, windowMs: number): RateLimiter {
+export function createRateLimiter(
+  ctx: { config: Pick<Config, 'databaseUrl'>; db: Db; clock: Clock },
+  namespace: string,
+  limit: number,
+  windowMs: number,
+): RateLimiter {
   return ctx.config.databaseUrl
     ? new DatabaseRateLimiter(ctx.db, ctx.clock, limit, windowMs, `${namespace}:`)
     : new MemoryRateLimiter(ctx.clock, limit, windowMs);
@@ -160,8 +167,14 @@ export function clientAddressKey(ip: string | undefined): string {
   if (!isIPv6(address)) return ip;
   const groups = (part: string) => (part ? part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : []);
   const [head, tail] = address.split('::') as [string, string | undefined];
-  const full = tail === undefined ? groups(head) : [...groups(head), ...Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)];
-  return `${full.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const full =
+    tail === undefined
+      ? groups(head)
+      : [...groups(head), ...Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)];
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /** One check of a counted attempt: the limiter, the key, and the 429's message given the seconds to wait. */
@@ -237,7 +250,8 @@ export class FailureLimit {
       }
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // the slot passes straight on
+      if (next)
+        next(); // the slot passes straight on
       else this.running--;
     }
   }

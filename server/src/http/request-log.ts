@@ -5,7 +5,6 @@ import { unescape as unescapeQuery } from 'node:querystring';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
-
 /** Mind Keys in URLs never reach a log line: a parameter whose decoded name is `key` (`?ke%79=` too) loses its value. */
 export function redactUrl(url: string): string {
   const queryAt = url.indexOf('?');

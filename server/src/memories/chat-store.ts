@@ -45,11 +45,16 @@ export async function listThread(conn: Conn, mindId: string, thread: string, lim
   const query = conn<ChatRow>('chat_messages').where({ mind_id: mindId, thread });
   if (before) {
     query.where((w: Knex.QueryBuilder) =>
-      w.where('created_at', '<', before.createdAt).orWhere((x) => x.where('created_at', '=', before.createdAt).andWhere('seq', '<', before.seq)),
+      w
+        .where('created_at', '<', before.createdAt)
+        .orWhere((x) => x.where('created_at', '=', before.createdAt).andWhere('seq', '<', before.seq)),
     );
   }
   const rows = await query
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'seq', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'seq', order: 'desc' },
+    ])
     .limit(limit)
     .select(...COLUMNS);
   return rows.reverse().map(toMessage);
@@ -67,7 +72,10 @@ export async function listAllMessages(conn: Conn, mindId: string): Promise<ChatM
 export async function messageIdsOfMind(conn: Conn, mindId: string, ids: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = await conn<ChatRow>('chat_messages').where({ mind_id: mindId }).whereIn('id', ids.slice(i, i + 500)).pluck('id');
+    const rows = await conn<ChatRow>('chat_messages')
+      .where({ mind_id: mindId })
+      .whereIn('id', ids.slice(i, i + 500))
+      .pluck('id');
     for (const id of rows) found.add(id);
   }
   return found;

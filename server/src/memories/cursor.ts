@@ -20,7 +20,14 @@ interface CursorBody {
 }
 
 export function searchFingerprint(filter: RecallFilter): string {
-  const canonical = JSON.stringify([filter.words, filter.category ?? null, filter.key ?? null, [...filter.tags].sort(), filter.verified ?? null, filter.since ?? null]);
+  const canonical = JSON.stringify([
+    filter.words,
+    filter.category ?? null,
+    filter.key ?? null,
+    [...filter.tags].sort(),
+    filter.verified ?? null,
+    filter.since ?? null,
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 

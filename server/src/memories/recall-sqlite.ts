@@ -22,7 +22,14 @@ export const COMMON_WORD_MIN_MEMORIES = 1000;
  * words come first, ranked by BM25 over those words; then, with score 0 and newest first, those
  * that hold only common words. A q of only common words thus lists its matches newest first.
  */
-export async function recallSqlite(conn: Conn, rows: MemoryRows, mindId: string, filter: RecallFilter, limit: number, after?: PagePosition): Promise<RecallRow[]> {
+export async function recallSqlite(
+  conn: Conn,
+  rows: MemoryRows,
+  mindId: string,
+  filter: RecallFilter,
+  limit: number,
+  after?: PagePosition,
+): Promise<RecallRow[]> {
   const { ranked, common } = await splitCommonWords(conn, mindPrefix(mindId), filter.words);
   const inTail = after !== undefined && after.score <= 0;
   const hits = ranked.length > 0 && !inTail ? await bm25Page(conn, mindId, filter, ranked, limit, after) : [];
@@ -39,7 +46,14 @@ type ScoredRow = ReadRow & { score: number };
  * columns come from the narrow memories_rank (seq, id, category, verified, updated_at) and only
  * the page's rows are read from memories.
  */
-async function bm25Page(conn: Conn, mindId: string, filter: RecallFilter, words: string[], limit: number, after?: PagePosition): Promise<ScoredRow[]> {
+async function bm25Page(
+  conn: Conn,
+  mindId: string,
+  filter: RecallFilter,
+  words: string[],
+  limit: number,
+  after?: PagePosition,
+): Promise<ScoredRow[]> {
   const params: Knex.RawBinding[] = [matchAny(mindPrefix(mindId), words)];
   const conditions = filterConditions(filter, 'r', params, false);
   let position = '';
@@ -68,7 +82,15 @@ async function bm25Page(conn: Conn, mindId: string, filter: RecallFilter, words:
  * the filters) and checking each in the index finds a page quickly; if the newest 400 do not
  * fill it, the matches are collected from the index instead (slower, but bounded by the index).
  */
-async function commonWordsPage(conn: Conn, mindId: string, filter: RecallFilter, common: string[], ranked: string[], limit: number, after?: PagePosition) {
+async function commonWordsPage(
+  conn: Conn,
+  mindId: string,
+  filter: RecallFilter,
+  common: string[],
+  ranked: string[],
+  limit: number,
+  after?: PagePosition,
+) {
   const prefix = mindPrefix(mindId);
   const run = async (window: boolean) => {
     const params: Knex.RawBinding[] = [mindId];
@@ -77,7 +99,9 @@ async function commonWordsPage(conn: Conn, mindId: string, filter: RecallFilter,
       conditions.push('(m.updated_at < ? OR (m.updated_at = ? AND m.id < ?))');
       params.push(after.updatedAt, after.updatedAt, after.id);
     }
-    const holds = window ? 'EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = m.seq)' : 'm.seq IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)';
+    const holds = window
+      ? 'EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = m.seq)'
+      : 'm.seq IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)';
     const lacks = window
       ? 'NOT EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = m.seq)'
       : 'm.seq NOT IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)';

@@ -11,7 +11,14 @@ import { type MemoryRows, prefixed, type ReadRow } from './rows.js';
  * (recall-sqlite.ts, recall-postgres.ts; for credentials, which are not indexed, a key and tag
  * match by recency); without: newest first.
  */
-export async function recallPage(conn: Conn, rows: MemoryRows, mindId: string, filter: RecallFilter, limit: number, after?: PagePosition): Promise<RecallRow[]> {
+export async function recallPage(
+  conn: Conn,
+  rows: MemoryRows,
+  mindId: string,
+  filter: RecallFilter,
+  limit: number,
+  after?: PagePosition,
+): Promise<RecallRow[]> {
   const ranked = filter.words.length > 0 && filter.category !== 'credentials';
   if (ranked && !isPostgres(conn)) return recallSqlite(conn, rows, mindId, filter, limit, after);
   const query = ranked ? rankedQueryPostgres(conn, mindId, filter) : recencyQuery(conn, mindId, filter);
@@ -23,8 +30,13 @@ export async function recallPage(conn: Conn, rows: MemoryRows, mindId: string, f
     });
   }
   // Without ranking every score is 0: ordering by it too would keep SQLite from walking the recency index.
-  const order = [{ column: 'updated_at', order: 'desc' }, { column: 'id', order: 'desc' }];
-  const found = (await page.orderBy(ranked ? [{ column: 'score', order: 'desc' }, ...order] : order).limit(limit)) as Array<ReadRow & { score: number }>;
+  const order = [
+    { column: 'updated_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ];
+  const found = (await page.orderBy(ranked ? [{ column: 'score', order: 'desc' }, ...order] : order).limit(limit)) as Array<
+    ReadRow & { score: number }
+  >;
   return found.map((row) => ({ memory: rows.toMemory(row), score: Number(row.score) }));
 }
 

@@ -18,7 +18,20 @@ export interface MemoryRow {
   updated_at: string;
 }
 
-export const COLUMNS = ['id', 'mind_id', 'category', 'key', 'content', 'content_encrypted', 'tags', 'verified', 'verified_at', 'source', 'created_at', 'updated_at'] as const;
+export const COLUMNS = [
+  'id',
+  'mind_id',
+  'category',
+  'key',
+  'content',
+  'content_encrypted',
+  'tags',
+  'verified',
+  'verified_at',
+  'source',
+  'created_at',
+  'updated_at',
+] as const;
 
 /** The columns every read selects. */
 export type ReadRow = Pick<MemoryRow, (typeof COLUMNS)[number]>;
@@ -56,7 +69,8 @@ export class MemoryRows {
       id: row.id,
       category: row.category,
       key: row.key,
-      content: row.content_encrypted === null ? row.content : this.cipher.decrypt(row.content_encrypted, cipherBinding(row.mind_id, row.id)),
+      content:
+        row.content_encrypted === null ? row.content : this.cipher.decrypt(row.content_encrypted, cipherBinding(row.mind_id, row.id)),
       tags: JSON.parse(row.tags) as string[],
       verified: Boolean(row.verified),
       verified_at: row.verified_at,

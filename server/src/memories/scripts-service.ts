@@ -46,7 +46,10 @@ export class ScriptsService {
     }
     const page = await listScriptsPage(this.ctx.db, mindId, query.limit ?? 100, after);
     const last = page.scripts[page.scripts.length - 1];
-    return { scripts: page.scripts, next_cursor: page.more && last ? Buffer.from(JSON.stringify([1, last.name])).toString('base64url') : null };
+    return {
+      scripts: page.scripts,
+      next_cursor: page.more && last ? Buffer.from(JSON.stringify([1, last.name])).toString('base64url') : null,
+    };
   }
 
   async get(mindId: string, id: string): Promise<Script> {
@@ -78,7 +81,8 @@ export class ScriptsService {
     await this.write(mindId, body.name ?? '', async (trx) => {
       const existing = await findScript(trx, mindId, id);
       if (!existing) throw ApiError.notFound('Script');
-      if (body.name !== undefined && body.name !== existing.name && (await findScriptByName(trx, mindId, body.name))) throw nameTaken(body.name);
+      if (body.name !== undefined && body.name !== existing.name && (await findScriptByName(trx, mindId, body.name)))
+        throw nameTaken(body.name);
       result = {
         ...existing,
         name: body.name ?? existing.name,

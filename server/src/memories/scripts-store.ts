@@ -22,12 +22,16 @@ export async function insertScript(conn: Conn, mindId: string, script: Script): 
 }
 
 export async function findScript(conn: Conn, mindId: string, id: string): Promise<Script | undefined> {
-  const row = await conn<ScriptRow>('scripts').where({ id, mind_id: mindId }).first(...COLUMNS);
+  const row = await conn<ScriptRow>('scripts')
+    .where({ id, mind_id: mindId })
+    .first(...COLUMNS);
   return row && toScript(row);
 }
 
 export async function findScriptByName(conn: Conn, mindId: string, name: string): Promise<Script | undefined> {
-  const row = await conn<ScriptRow>('scripts').where({ mind_id: mindId, name }).first(...COLUMNS);
+  const row = await conn<ScriptRow>('scripts')
+    .where({ mind_id: mindId, name })
+    .first(...COLUMNS);
   return row && toScript(row);
 }
 
@@ -59,9 +63,17 @@ export async function listScripts(conn: Conn, mindId: string): Promise<Script[]>
  * the name alone is the keyset position; the scripts_mind_name index is walked from it). Reads
  * `limit + 1` rows to learn whether another page follows: one query.
  */
-export async function listScriptsPage(conn: Conn, mindId: string, limit: number, after?: string): Promise<{ scripts: Script[]; more: boolean }> {
+export async function listScriptsPage(
+  conn: Conn,
+  mindId: string,
+  limit: number,
+  after?: string,
+): Promise<{ scripts: Script[]; more: boolean }> {
   const query = conn<ScriptRow>('scripts').where({ mind_id: mindId });
   if (after !== undefined) query.where('name', '>', after);
-  const rows = await query.orderBy('name').limit(limit + 1).select(...COLUMNS);
+  const rows = await query
+    .orderBy('name')
+    .limit(limit + 1)
+    .select(...COLUMNS);
   return { scripts: rows.slice(0, limit).map(toScript), more: rows.length > limit };
 }

@@ -52,18 +52,31 @@ export const indexAtOnce: IndexChangeSink = { change: applyIndexChanges };
  * SQLite: the index rows of memories already inserted (credentials are never indexed), sent to
  * `index`. `knownSeqs` saves looking up the rowids when the caller has them from its insert.
  */
-export async function addToSearchIndex(conn: Conn, index: IndexChangeSink, mindId: string, memories: Memory[], knownSeqs?: Map<string, number>) {
+export async function addToSearchIndex(
+  conn: Conn,
+  index: IndexChangeSink,
+  mindId: string,
+  memories: Memory[],
+  knownSeqs?: Map<string, number>,
+) {
   const indexed = memories.filter((m) => m.category !== 'credentials');
   if (indexed.length === 0) return;
   let seqs = knownSeqs;
   if (!seqs) {
-    const rows = (await conn('memories').whereIn('id', indexed.map((m) => m.id)).select('id', 'seq')) as Array<{ id: string; seq: number }>;
+    const rows = (await conn('memories')
+      .whereIn(
+        'id',
+        indexed.map((m) => m.id),
+      )
+      .select('id', 'seq')) as Array<{ id: string; seq: number }>;
     seqs = new Map(rows.map((r) => [r.id, r.seq]));
   }
   const prefix = mindPrefix(mindId);
   await index.change(
     conn,
-    indexed.map((m) => ({ add: [seqs.get(m.id)!, indexedText(prefix, m.key ?? ''), indexedText(prefix, m.content), indexedText(prefix, m.tags.join(' '))] })),
+    indexed.map((m) => ({
+      add: [seqs.get(m.id)!, indexedText(prefix, m.key ?? ''), indexedText(prefix, m.content), indexedText(prefix, m.tags.join(' '))],
+    })),
   );
 }
 

@@ -4,7 +4,10 @@
  * types is ever read as FTS5 syntax (AND, NEAR, *, quotes, colons).
  */
 export function searchWords(text: string): string[] {
-  const folded = text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
   return folded.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 

@@ -125,7 +125,13 @@ export class MemoriesService {
    * Applies changes (undefined keeps a field, null clears it). Nothing changed: no write, no event.
    * A change of text or category withdraws the verification: the human confirmed the old text.
    */
-  private async apply(trx: Trx, index: IndexChangeSink, mindId: string, existing: Memory, changes: Partial<Memory> & { key?: string | null; source?: string | null }) {
+  private async apply(
+    trx: Trx,
+    index: IndexChangeSink,
+    mindId: string,
+    existing: Memory,
+    changes: Partial<Memory> & { key?: string | null; source?: string | null },
+  ) {
     const next: Memory = {
       ...existing,
       category: changes.category ?? existing.category,
@@ -181,7 +187,9 @@ export class MemoriesService {
     return {
       memories: page.map((r) => ({ ...r.memory, score: r.score })),
       next_cursor:
-        rows.length > limit && last ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id }) : null,
+        rows.length > limit && last
+          ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id })
+          : null,
     };
   }
 
@@ -194,7 +202,9 @@ export class MemoriesService {
   /** Verification is a human act: the owning user's JWT only. */
   async setVerified(caller: Verifier, id: string, verified: boolean): Promise<Memory> {
     if (caller.kind === 'mind') {
-      throw ApiError.forbidden(`${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`);
+      throw ApiError.forbidden(
+        `${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`,
+      );
     }
     return this.writes.run(async (trx, index) => {
       const found = await this.store.findWithOwner(trx, id);

@@ -37,10 +37,13 @@ export class MemoriesStore {
     if (isPostgres(conn)) return this.insertMany(conn, mindId, [memory]);
     const sqlite = await sqliteConnection(conn);
     const row = this.rows.toRow(mindId, memory);
-    const seq = Number(sqlite.prepare(INSERT_MEMORY).run(...COLUMNS.map((c) => (c === 'verified' ? Number(row.verified) : row[c]))).lastInsertRowid);
+    const seq = Number(
+      sqlite.prepare(INSERT_MEMORY).run(...COLUMNS.map((c) => (c === 'verified' ? Number(row.verified) : row[c]))).lastInsertRowid,
+    );
     const insertTag = sqlite.prepare(INSERT_TAG);
     for (const tag of tagRows(mindId, memory)) insertTag.run(tag.memory_id, tag.mind_id, tag.tag, tag.updated_at);
-    if (memory.category !== 'credentials') sqlite.prepare(INSERT_RANK).run(seq, memory.id, memory.category, Number(memory.verified), memory.updated_at);
+    if (memory.category !== 'credentials')
+      sqlite.prepare(INSERT_RANK).run(seq, memory.id, memory.category, Number(memory.verified), memory.updated_at);
     await addToSearchIndex(conn, index, mindId, [memory], new Map([[memory.id, seq]]));
   }
 
@@ -53,7 +56,10 @@ export class MemoriesStore {
       for (let j = 0; j < tags.length; j += 300) await conn('memory_tags').insert(tags.slice(j, j + 300));
       if (!isPostgres(conn)) {
         const ids = chunk.map((m) => m.id);
-        await conn.raw(`INSERT INTO memories_rank ${RANK_COPY} WHERE id IN (${ids.map(() => '?').join(', ')}) AND category != 'credentials'`, ids);
+        await conn.raw(
+          `INSERT INTO memories_rank ${RANK_COPY} WHERE id IN (${ids.map(() => '?').join(', ')}) AND category != 'credentials'`,
+          ids,
+        );
         await addToSearchIndex(conn, indexAtOnce, mindId, chunk);
       }
     }
@@ -77,12 +83,16 @@ export class MemoriesStore {
 
   /** The memory if it belongs to the mind; another mind's memory is as absent as a missing one. */
   async find(conn: Conn, mindId: string, id: string): Promise<Memory | undefined> {
-    const row = await conn<MemoryRow>('memories').where({ id, mind_id: mindId }).first(...COLUMNS);
+    const row = await conn<MemoryRow>('memories')
+      .where({ id, mind_id: mindId })
+      .first(...COLUMNS);
     return row && this.rows.toMemory(row);
   }
 
   async findByKey(conn: Conn, mindId: string, category: MemoryCategory, key: string): Promise<Memory | undefined> {
-    const row = await conn<MemoryRow>('memories').where({ mind_id: mindId, category, key }).first(...COLUMNS);
+    const row = await conn<MemoryRow>('memories')
+      .where({ mind_id: mindId, category, key })
+      .first(...COLUMNS);
     return row && this.rows.toMemory(row);
   }
 
@@ -119,7 +129,11 @@ export class MemoriesStore {
   }
 
   async stats(conn: Conn, mindId: string) {
-    const byCategory = (await conn('memories').where({ mind_id: mindId }).groupBy('category').select('category').count({ n: '*' })) as Array<{
+    const byCategory = (await conn('memories')
+      .where({ mind_id: mindId })
+      .groupBy('category')
+      .select('category')
+      .count({ n: '*' })) as Array<{
       category: string;
       n: number | string;
     }>;

@@ -17,7 +17,10 @@ const CHUNKS: Array<{ table: string; sql: string }> = [
             WHERE computer_id IN (SELECT id FROM computers WHERE mind_id = ?) LIMIT ?)`,
   },
   { table: 'computers', sql: 'DELETE FROM computers WHERE id IN (SELECT id FROM computers WHERE mind_id = ? LIMIT ?)' },
-  { table: 'install_codes', sql: 'DELETE FROM install_codes WHERE code_hash IN (SELECT code_hash FROM install_codes WHERE mind_id = ? LIMIT ?)' },
+  {
+    table: 'install_codes',
+    sql: 'DELETE FROM install_codes WHERE code_hash IN (SELECT code_hash FROM install_codes WHERE mind_id = ? LIMIT ?)',
+  },
   {
     table: 'webhook_deliveries',
     sql: `DELETE FROM webhook_deliveries WHERE id IN (SELECT id FROM webhook_deliveries

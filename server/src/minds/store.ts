@@ -37,7 +37,11 @@ export async function insertMind(conn: Conn, mind: Omit<CreatedMind, 'mind_key'>
 
 /** Minds the user has (a deleted mind waiting for its purge no longer counts). */
 export async function countMindsOfUser(conn: Conn, userId: string): Promise<number> {
-  const row = await conn<MindRow>('minds').where({ user_id: userId }).whereNull('deleted_at').count<{ n: number | string }>({ n: '*' }).first();
+  const row = await conn<MindRow>('minds')
+    .where({ user_id: userId })
+    .whereNull('deleted_at')
+    .count<{ n: number | string }>({ n: '*' })
+    .first();
   return Number(row?.n ?? 0);
 }
 
@@ -48,7 +52,11 @@ export async function lockUser(conn: Conn, userId: string): Promise<void> {
 
 export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<MindOwner | undefined> {
   // Every request with a Mind Key asks: a prepared statement, not knex's query builder.
-  const [row] = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at'>>(conn, 'SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ?', [keyHash]);
+  const [row] = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at'>>(
+    conn,
+    'SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ?',
+    [keyHash],
+  );
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
 }
 
@@ -64,7 +72,10 @@ export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindS
     .whereNull('deleted_at')
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .select('id', 'name', 'description', 'created_at', 'last_activity', 'disabled_at');
-  const counts = await countMemoriesByMind(conn, rows.map((r) => r.id));
+  const counts = await countMemoriesByMind(
+    conn,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     name: row.name,

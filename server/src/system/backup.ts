@@ -9,7 +9,8 @@ import { sqliteFile } from '../db/database.js';
  * service keeps serving (reads and writes) while it is taken.
  */
 export async function backupSqlite(config: Config, target: string): Promise<{ pages: number; file: string }> {
-  if (config.databaseUrl) throw new Error('This service runs on PostgreSQL: back it up with pg_dump (for example `pg_dump "$DATABASE_URL" > backup.sql`).');
+  if (config.databaseUrl)
+    throw new Error('This service runs on PostgreSQL: back it up with pg_dump (for example `pg_dump "$DATABASE_URL" > backup.sql`).');
   const source = sqliteFile(config);
   if (!existsSync(source)) throw new Error(`No database at ${source}: check MIND_DATA_DIR.`);
   const file = resolve(target);

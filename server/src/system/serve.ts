@@ -10,7 +10,11 @@ function startingHandler(startedAt: number) {
     const health = req.url === '/health' || req.url?.startsWith('/health?');
     const body = health
       ? { status: 'starting', version: API_VERSION, uptime_s: Math.floor((Date.now() - startedAt) / 1000), database: 'ok' }
-      : { statusCode: 503, error: 'Service Unavailable', message: 'The service is starting (migrations are running). Retry in a few seconds.' };
+      : {
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'The service is starting (migrations are running). Retry in a few seconds.',
+        };
     res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '2' });
     res.end(JSON.stringify(body));
   };

@@ -3,7 +3,17 @@ import type { AppContext } from '../context.js';
 import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
-import { deleteTask, findTask, findTaskForUpdate, insertImportedTask, insertTask, listTasks, listTasksForExport, type TaskListPosition, updateTask } from './store.js';
+import {
+  deleteTask,
+  findTask,
+  findTaskForUpdate,
+  insertImportedTask,
+  insertTask,
+  listTasks,
+  listTasksForExport,
+  type TaskListPosition,
+  updateTask,
+} from './store.js';
 
 export type TaskListFilter = TaskStatus | 'all';
 
@@ -36,7 +46,14 @@ function decodeTaskCursor(cursor: string): TaskListPosition {
   }
   const [v, statusRank, priorityRank, dueAt, createdAt, id] = Array.isArray(value) ? value : [];
   const rank = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 3;
-  if (v !== 1 || !rank(statusRank) || !rank(priorityRank) || !(dueAt === null || typeof dueAt === 'string') || typeof createdAt !== 'string' || typeof id !== 'string') {
+  if (
+    v !== 1 ||
+    !rank(statusRank) ||
+    !rank(priorityRank) ||
+    !(dueAt === null || typeof dueAt === 'string') ||
+    typeof createdAt !== 'string' ||
+    typeof id !== 'string'
+  ) {
     throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /mind/tasks');
   }
   return { statusRank, priorityRank, dueAt, createdAt, id };
@@ -67,7 +84,10 @@ export class TasksService {
   }
 
   /** One page of the list (see store.ts listTasks for the order and why keyset). */
-  async list(mindId: string, query: { status?: TaskListFilter; limit?: number; cursor?: string } = {}): Promise<{ tasks: Task[]; next_cursor: string | null }> {
+  async list(
+    mindId: string,
+    query: { status?: TaskListFilter; limit?: number; cursor?: string } = {},
+  ): Promise<{ tasks: Task[]; next_cursor: string | null }> {
     const status = query.status;
     const statuses = status === undefined ? OPEN : status === 'all' ? undefined : [status];
     const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);

@@ -48,7 +48,9 @@ export async function insertTask(conn: Conn, mindId: string, task: Task): Promis
 
 /** The task if it belongs to the mind; another mind's task is as absent as a missing one. */
 export async function findTask(conn: Conn, mindId: string, id: string): Promise<Task | undefined> {
-  const row = await conn<TaskRow>('tasks').where({ id, mind_id: mindId }).first(...COLUMNS);
+  const row = await conn<TaskRow>('tasks')
+    .where({ id, mind_id: mindId })
+    .first(...COLUMNS);
   return row && toTask(row);
 }
 
@@ -113,7 +115,13 @@ export async function listTasks(
             q.where('priority_rank', at.priorityRank);
             const due = at.dueAt;
             if (due === null) q.whereNull('due_at').where(laterSameDue);
-            else q.where((d) => d.whereNull('due_at').orWhere('due_at', '>', due).orWhere((e) => e.where('due_at', due).where(laterSameDue)));
+            else
+              q.where((d) =>
+                d
+                  .whereNull('due_at')
+                  .orWhere('due_at', '>', due)
+                  .orWhere((e) => e.where('due_at', due).where(laterSameDue)),
+              );
           }),
         ),
       ),
@@ -135,7 +143,13 @@ export async function listTasks(
   const lastRow = shown[shown.length - 1];
   const last =
     more && lastRow
-      ? { statusRank: Number(lastRow.status_rank), priorityRank: Number(lastRow.priority_rank), dueAt: lastRow.due_at, createdAt: lastRow.created_at, id: lastRow.id }
+      ? {
+          statusRank: Number(lastRow.status_rank),
+          priorityRank: Number(lastRow.priority_rank),
+          dueAt: lastRow.due_at,
+          createdAt: lastRow.created_at,
+          id: lastRow.id,
+        }
       : undefined;
   return { tasks: shown.map(toTask), last };
 }

@@ -21,7 +21,11 @@ function timestamp(value: string, path: string): string {
   return new Date(value).toISOString();
 }
 
-function parse<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } }, value: unknown, at: string): T {
+function parse<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } },
+  value: unknown,
+  at: string,
+): T {
   const result = schema.safeParse(value);
   if (!result.success) throw validationErrorFrom(at, result.error);
   return result.data;
@@ -62,7 +66,11 @@ export interface ImportItems {
 export function validateDocument(doc: MindImport): ImportItems {
   const memories = doc.memories.map((m, i): Memory => {
     const at = `body.memories.${i}`;
-    const body = parse(StoreMemoryBody, { category: m.category, key: m.key ?? undefined, content: m.content, tags: m.tags, source: m.source ?? undefined }, at);
+    const body = parse(
+      StoreMemoryBody,
+      { category: m.category, key: m.key ?? undefined, content: m.content, tags: m.tags, source: m.source ?? undefined },
+      at,
+    );
     return {
       id: uuid(m.id, `${at}.id`),
       category: body.category,
@@ -76,8 +84,18 @@ export function validateDocument(doc: MindImport): ImportItems {
       updated_at: timestamp(m.updated_at, `${at}.updated_at`),
     };
   });
-  unique(memories, (m) => m.id, (i) => `body.memories.${i}.id`, 'this id');
-  unique(memories, (m) => (m.key === null ? null : `${m.category}\u0000${m.key}`), (i) => `body.memories.${i}.key`, 'this category and key');
+  unique(
+    memories,
+    (m) => m.id,
+    (i) => `body.memories.${i}.id`,
+    'this id',
+  );
+  unique(
+    memories,
+    (m) => (m.key === null ? null : `${m.category}\u0000${m.key}`),
+    (i) => `body.memories.${i}.key`,
+    'this category and key',
+  );
 
   const tasks = doc.tasks.map((t, i): Task => {
     const at = `body.tasks.${i}`;
@@ -94,18 +112,38 @@ export function validateDocument(doc: MindImport): ImportItems {
       completed_at: t.completed_at === null ? null : timestamp(t.completed_at, `${at}.completed_at`),
     };
   });
-  unique(tasks, (t) => t.id, (i) => `body.tasks.${i}.id`, 'this id');
+  unique(
+    tasks,
+    (t) => t.id,
+    (i) => `body.tasks.${i}.id`,
+    'this id',
+  );
 
   const chat = doc.chat.map((c, i): ChatMessage => {
     const at = `body.chat.${i}`;
     const body = parse(PostChatBody, { role: c.role, content: c.content, thread: c.thread }, at);
-    return { id: uuid(c.id, `${at}.id`), role: body.role, content: body.content, thread: body.thread ?? 'default', created_at: timestamp(c.created_at, `${at}.created_at`) };
+    return {
+      id: uuid(c.id, `${at}.id`),
+      role: body.role,
+      content: body.content,
+      thread: body.thread ?? 'default',
+      created_at: timestamp(c.created_at, `${at}.created_at`),
+    };
   });
-  unique(chat, (c) => c.id, (i) => `body.chat.${i}.id`, 'this id');
+  unique(
+    chat,
+    (c) => c.id,
+    (i) => `body.chat.${i}.id`,
+    'this id',
+  );
 
   const scripts = doc.scripts.map((s, i): Script => {
     const at = `body.scripts.${i}`;
-    const body = parse(CreateScriptBody, { name: s.name, description: s.description ?? undefined, language: s.language ?? undefined, content: s.content }, at);
+    const body = parse(
+      CreateScriptBody,
+      { name: s.name, description: s.description ?? undefined, language: s.language ?? undefined, content: s.content },
+      at,
+    );
     return {
       id: uuid(s.id, `${at}.id`),
       name: body.name,
@@ -116,8 +154,18 @@ export function validateDocument(doc: MindImport): ImportItems {
       updated_at: timestamp(s.updated_at, `${at}.updated_at`),
     };
   });
-  unique(scripts, (s) => s.id, (i) => `body.scripts.${i}.id`, 'this id');
-  unique(scripts, (s) => s.name, (i) => `body.scripts.${i}.name`, 'this name');
+  unique(
+    scripts,
+    (s) => s.id,
+    (i) => `body.scripts.${i}.id`,
+    'this id',
+  );
+  unique(
+    scripts,
+    (s) => s.name,
+    (i) => `body.scripts.${i}.name`,
+    'this name',
+  );
 
   return { memories, tasks, chat, scripts, webhooks: doc.webhooks.length };
 }

@@ -37,8 +37,13 @@ export interface TransferAreas {
 class DryRunRollback extends Error {}
 
 const sameMemory = (a: Memory, b: Memory) =>
-  a.category === b.category && a.key === b.key && a.content === b.content && a.source === b.source && JSON.stringify(a.tags) === JSON.stringify(b.tags);
-const sameTask = (a: Task, b: Task) => (['title', 'description', 'priority', 'status', 'due_at', 'completed_at'] as const).every((f) => a[f] === b[f]);
+  a.category === b.category &&
+  a.key === b.key &&
+  a.content === b.content &&
+  a.source === b.source &&
+  JSON.stringify(a.tags) === JSON.stringify(b.tags);
+const sameTask = (a: Task, b: Task) =>
+  (['title', 'description', 'priority', 'status', 'due_at', 'completed_at'] as const).every((f) => a[f] === b[f]);
 const sameScript = (a: Script, b: Script) => (['name', 'description', 'language', 'content'] as const).every((f) => a[f] === b[f]);
 
 /** The whole mind out as one document, and back in (merge or replace). */
@@ -50,7 +55,7 @@ export class TransferService {
 
   async export(caller: Exporter, query: { mind_id?: string; include_credentials?: boolean }): Promise<MindExport> {
     if (caller.kind === 'mind' && query.include_credentials) {
-      throw ApiError.forbidden('include_credentials=true needs the owning human\'s JWT (with mind_id), not a Mind Key');
+      throw ApiError.forbidden("include_credentials=true needs the owning human's JWT (with mind_id), not a Mind Key");
     }
     if (caller.kind === 'user' && query.mind_id === undefined) {
       throw ApiError.invalidField('query.mind_id', 'is required with a JWT (which of your minds to export)');

@@ -46,7 +46,19 @@ export interface ClaimedDelivery {
   event_created_at: string;
 }
 
-const DELIVERY_COLUMNS = ['id', 'mind_id', 'webhook_id', 'event_id', 'event', 'status', 'attempt_count', 'next_attempt_at', 'locked_until', 'lock_token', 'created_at'];
+const DELIVERY_COLUMNS = [
+  'id',
+  'mind_id',
+  'webhook_id',
+  'event_id',
+  'event',
+  'status',
+  'attempt_count',
+  'next_attempt_at',
+  'locked_until',
+  'lock_token',
+  'created_at',
+];
 
 export async function insertDeliveries(conn: Conn, rows: DeliveryRow[]): Promise<void> {
   if (rows.length) await conn<DeliveryRow>('webhook_deliveries').insert(rows);
@@ -138,7 +150,10 @@ export interface AttemptRecord {
  */
 export async function settleAttempts(conn: Conn, records: AttemptRecord[]): Promise<AttemptRecord[]> {
   const current = await conn('webhook_deliveries')
-    .whereIn('id', records.map((r) => r.deliveryId))
+    .whereIn(
+      'id',
+      records.map((r) => r.deliveryId),
+    )
     .select<{ id: string; lock_token: string | null }[]>('id', 'lock_token');
   const tokenOf = new Map(current.map((row) => [row.id, row.lock_token]));
   const held = records.filter((r) => tokenOf.get(r.deliveryId) === r.token);
@@ -153,8 +168,14 @@ export async function settleAttempts(conn: Conn, records: AttemptRecord[]): Prom
   for (const group of groups.values()) {
     const { status, attempt, nextAttemptAt } = group[0]!;
     await conn('webhook_deliveries')
-      .whereIn('id', group.map((r) => r.deliveryId))
-      .whereIn('lock_token', group.map((r) => r.token))
+      .whereIn(
+        'id',
+        group.map((r) => r.deliveryId),
+      )
+      .whereIn(
+        'lock_token',
+        group.map((r) => r.token),
+      )
       .update({ status, attempt_count: attempt, next_attempt_at: nextAttemptAt, locked_until: null, lock_token: null });
   }
   await conn<AttemptRow>('webhook_attempts').insert(

@@ -57,7 +57,12 @@ class AttemptWriter {
     while (this.queue.length) {
       const batch = this.queue.splice(0);
       try {
-        await this.ctx.db.transaction((trx) => settleAttempts(trx, batch.map((b) => b.record)));
+        await this.ctx.db.transaction((trx) =>
+          settleAttempts(
+            trx,
+            batch.map((b) => b.record),
+          ),
+        );
       } catch (err) {
         // Not recorded: the claims run out and the rows are sent again (at least once).
         this.ctx.log.error({ err, deliveries: batch.length }, 'webhook worker: cannot record attempts');

@@ -20,7 +20,20 @@ import type { Deliverer } from './delivery.js';
 import type { SecretBox } from './secret-box.js';
 import { WebhookTargets } from './ssrf.js';
 import { type AttemptRow, type DeliveryRow, findDelivery, insertDeliveries, listAttempts, listDeliveries } from './deliveries-store.js';
-import { countWebhooks, deleteWebhook, enabledWebhooksOfMind, findWebhook, insertWebhook, listWebhooks, listWebhooksForExport, toCreatedWebhook, toWebhook, updateWebhook, type WebhookPatch, type WebhookRow } from './store.js';
+import {
+  countWebhooks,
+  deleteWebhook,
+  enabledWebhooksOfMind,
+  findWebhook,
+  insertWebhook,
+  listWebhooks,
+  listWebhooksForExport,
+  toCreatedWebhook,
+  toWebhook,
+  updateWebhook,
+  type WebhookPatch,
+  type WebhookRow,
+} from './store.js';
 
 export const MAX_WEBHOOKS_PER_MIND = 20;
 const DUPLICATE_URL = 'A webhook with this url already exists in this mind';
@@ -101,8 +114,16 @@ export class WebhooksService {
   async deliveries(mindId: string, id: string, limit = 50): Promise<Delivery[]> {
     await this.require(mindId, id);
     const rows = await listDeliveries(this.ctx.db, id, limit);
-    const attempts = await listAttempts(this.ctx.db, rows.map((r) => r.id));
-    return rows.map((row) => toDelivery(row, attempts.filter((a) => a.delivery_id === row.id)));
+    const attempts = await listAttempts(
+      this.ctx.db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((row) =>
+      toDelivery(
+        row,
+        attempts.filter((a) => a.delivery_id === row.id),
+      ),
+    );
   }
 
   /** Queues the same event again for this webhook, as a new delivery. */
@@ -172,7 +193,13 @@ function toDelivery(row: DeliveryRow, attempts: AttemptRow[]): Delivery {
     attempt_count: row.attempt_count,
     next_attempt_at: row.status === 'pending' ? row.next_attempt_at : null,
     created_at: row.created_at,
-    attempts: attempts.map((a) => ({ attempt: a.attempt, at: a.at, status_code: a.status_code, error: a.error, duration_ms: a.duration_ms })),
+    attempts: attempts.map((a) => ({
+      attempt: a.attempt,
+      at: a.at,
+      status_code: a.status_code,
+      error: a.error,
+      duration_ms: a.duration_ms,
+    })),
   };
 }
 

@@ -102,9 +102,14 @@ export interface TargetSettings {
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::']);
 
 /** A host as compared here: lower case, no IPv6 brackets, no trailing dot (`Example.com.` = `example.com`). */
-const comparableHost = (host: string) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+const comparableHost = (host: string) =>
+  host
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '');
 
-const isLoopbackName = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+const isLoopbackName = (host: string) =>
+  host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 
 /** The port a URL connects to, the scheme's default when it names none. */
 const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : url.protocol === 'http:' ? 80 : 0);
@@ -135,7 +140,12 @@ export class WebhookTargets {
   }
 
   static fromConfig(config: { host: string; port: number; publicUrl: string; webhookAllowLocalhost: boolean }) {
-    return new WebhookTargets({ host: config.host, port: config.port, publicUrl: config.publicUrl, allowLocalhost: config.webhookAllowLocalhost });
+    return new WebhookTargets({
+      host: config.host,
+      port: config.port,
+      publicUrl: config.publicUrl,
+      allowLocalhost: config.webhookAllowLocalhost,
+    });
   }
 
   /** Why `url` cannot be a webhook target, or null when it can. */

@@ -2,7 +2,6 @@ import type { CreatedWebhook, Webhook } from '@mindservice/contract';
 import { type Conn, isPostgres, runSql } from '../db/database.js';
 import { newId } from '../lib/secrets.js';
 
-
 export interface WebhookRow {
   id: string;
   mind_id: string;
@@ -16,8 +15,18 @@ export interface WebhookRow {
   last_error: string | null;
 }
 
-
-const WEBHOOK_COLUMNS = ['id', 'mind_id', 'url', 'events', 'secret_encrypted', 'enabled', 'created_at', 'last_call', 'last_status', 'last_error'];
+const WEBHOOK_COLUMNS = [
+  'id',
+  'mind_id',
+  'url',
+  'events',
+  'secret_encrypted',
+  'enabled',
+  'created_at',
+  'last_call',
+  'last_status',
+  'last_error',
+];
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 

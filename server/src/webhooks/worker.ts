@@ -99,7 +99,8 @@ export class DeliveryWorker {
         this.toTrim.add(webhookId); // more beyond: the next pass goes on
         this.again = true;
       }
-      if (failed > 0) this.ctx.log.warn({ webhook_id: webhookId, failed, max: keep }, 'webhook: too many pending deliveries, the oldest dropped');
+      if (failed > 0)
+        this.ctx.log.warn({ webhook_id: webhookId, failed, max: keep }, 'webhook: too many pending deliveries, the oldest dropped');
     }
   }
 

@@ -15,7 +15,10 @@ export async function installCode(svc: TestService, credential: string, body: Re
 }
 
 export async function registerWithCode(svc: TestService, code: string, name = 'test-pc') {
-  const res = await svc.http.post('/computers/register').send({ code, computer_name: name, ...AGENT_INFO }).expect(201);
+  const res = await svc.http
+    .post('/computers/register')
+    .send({ code, computer_name: name, ...AGENT_INFO })
+    .expect(201);
   return { computerId: res.body.computer_id as string, token: res.body.computer_token as string };
 }
 
@@ -43,7 +46,12 @@ export async function poll(svc: TestService, token: string, wait = 0) {
 
 export async function getCommand(svc: TestService, credential: string, computerId: string, commandId: string) {
   const res = await svc.http.get(`/computers/${computerId}/commands/${commandId}`).set(bearer(credential)).expect(200);
-  return res.body as Record<string, unknown> & { status: string; attempts: number; result: Record<string, unknown> | null; error: string | null };
+  return res.body as Record<string, unknown> & {
+    status: string;
+    attempts: number;
+    result: Record<string, unknown> | null;
+    error: string | null;
+  };
 }
 
 export async function postResult(svc: TestService, token: string, commandId: string, body: Record<string, unknown>, status = 200) {
