@@ -120,12 +120,10 @@ export type CommandStatus = z.infer<typeof CommandStatus>;
 export const ScreenshotRef = z
   .object({
     bytes: z.number().int().openapi({ description: 'Size of the PNG in bytes.' }),
-    url: z
-      .string()
-      .openapi({
-        description: 'The route that answers the PNG (`image/png`), relative to the service.',
-        example: '/computers/3f0c.../commands/9d2e.../screenshot',
-      }),
+    url: z.string().openapi({
+      description: 'The route that answers the PNG (`image/png`), relative to the service.',
+      example: '/computers/3f0c.../commands/9d2e.../screenshot',
+    }),
   })
   .openapi('ScreenshotRef');
 export type ScreenshotRef = z.infer<typeof ScreenshotRef>;

@@ -352,13 +352,10 @@ export const memoriesContract = c.router(
       description:
         'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind).',
       query: z.object({
-        mind_id: z
-          .string()
-          .optional()
-          .openapi({
-            description:
-              'With a JWT: which of your minds (required: 400 without it). With a Mind Key: its own mind or left out (another mind is 404).',
-          }),
+        mind_id: z.string().optional().openapi({
+          description:
+            'With a JWT: which of your minds (required: 400 without it). With a Mind Key: its own mind or left out (another mind is 404).',
+        }),
         include_credentials: QueryBoolean.optional().openapi({
           description: "With the owner's JWT: include `credentials` content in clear (a Mind Key asking for it gets 403).",
         }),

@@ -108,18 +108,16 @@ async function seedLargeMind(svc: TestService, mindId: string, mindKey: string, 
     })),
   );
   await db.batchInsert('webhook_deliveries', deliveries, 500);
-  const attempts = deliveries
-    .slice(0, 5000)
-    .map((d) => ({
-      id: randomUUID(),
-      mind_id: mindId,
-      delivery_id: d.id,
-      attempt: 1,
-      at: now,
-      status_code: 500,
-      error: 'HTTP 500',
-      duration_ms: 3,
-    }));
+  const attempts = deliveries.slice(0, 5000).map((d) => ({
+    id: randomUUID(),
+    mind_id: mindId,
+    delivery_id: d.id,
+    attempt: 1,
+    at: now,
+    status_code: 500,
+    error: 'HTTP 500',
+    duration_ms: 3,
+  }));
   await db.batchInsert('webhook_attempts', attempts, 500);
   const auth = bearer(mindKey);
   for (let i = 0; i < 200; i += 20) {

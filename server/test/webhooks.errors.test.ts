@@ -4,7 +4,7 @@ import { VALID_EVENT_PATTERNS } from '@mindservice/contract';
 import { judge, retryDelay } from '../src/webhooks/delivery.js';
 import { bearer, useService } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
-import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
+import { eventually, startReceiver } from './webhooks/receiver.js';
 
 describe('webhooks: bad input and conflicts', () => {
   const svc = useService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms', MIND_WEBHOOK_TIMEOUT: '300ms' });

@@ -10,7 +10,7 @@ import { openDatabase } from '../src/db/database.js';
 import { EventRecorder } from '../src/events/recorder.js';
 import { systemClock } from '../src/lib/clock.js';
 import { queueDeliveries } from '../src/webhooks/service.js';
-import { bearer, startService, TEST_DATABASE_URL } from './harness.js';
+import { startService, TEST_DATABASE_URL } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
 import { startServerProcess } from './server-process.js';
 import { eventually, startReceiver } from './webhooks/receiver.js';
@@ -19,7 +19,7 @@ import { eventually, startReceiver } from './webhooks/receiver.js';
 const startServer = (dataDir: string) =>
   startServerProcess({ MIND_DATA_DIR: dataDir, MIND_WEBHOOK_TIMEOUT: '1s', MIND_WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms' });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the server answers
 async function call(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<any> {
   const res = await fetch(`${base}${path}`, {
     method,

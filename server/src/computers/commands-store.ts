@@ -1,5 +1,5 @@
 import type { Command, CommandStatus, CommandType } from '@mindservice/contract';
-import { type Conn, isPostgres, runSql } from '../db/database.js';
+import { type Conn, isPostgres } from '../db/database.js';
 import { presentResult } from './results.js';
 
 // Commands and their screenshots (kept apart in command_screenshots, so lists never read the PNG).

@@ -1,27 +1,15 @@
-import { randomInt } from 'node:crypto';
 import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Conn } from '../db/database.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
-import { newId, sha256Hex } from '../lib/secrets.js';
+import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished } from './events.js';
 import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import type { NewCommand } from './payloads.js';
-import { COMMAND_LIST_DEFAULT, INSTALL_CODE_ALPHABET, INSTALL_CODE_LENGTH, INSTALL_CODE_TTL_MS, ONLINE_WINDOW_MS } from './rules.js';
+import { COMMAND_LIST_DEFAULT, ONLINE_WINDOW_MS } from './rules.js';
 import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCommands, transitionCommand } from './commands-store.js';
-import {
-  type ComputerScope,
-  type StoredComputer,
-  countComputersOfUser,
-  countOpenInstallCodes,
-  deleteComputer,
-  disableComputer,
-  findComputer,
-  insertInstallCode,
-  listComputers,
-} from './store.js';
+import { type ComputerScope, type StoredComputer, deleteComputer, disableComputer, findComputer, listComputers } from './store.js';
 
 export type { UserSideCaller };
 

@@ -1,6 +1,5 @@
-import type { Command, CommandStatus, CommandType, Computer } from '@mindservice/contract';
-import { type Conn, isPostgres, runSql } from '../db/database.js';
-import { presentResult } from './results.js';
+import type { Computer } from '@mindservice/contract';
+import { type Conn, runSql } from '../db/database.js';
 
 export interface ComputerIdentity {
   id: string;

@@ -1,4 +1,4 @@
-import { type Conn, isPostgres, runSql } from '../db/database.js';
+import { type Conn, isPostgres } from '../db/database.js';
 import { newId } from '../lib/secrets.js';
 import { recordWebhookOutcome } from './store.js';
 

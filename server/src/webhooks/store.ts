@@ -1,6 +1,5 @@
 import type { CreatedWebhook, Webhook } from '@mindservice/contract';
-import { type Conn, isPostgres, runSql } from '../db/database.js';
-import { newId } from '../lib/secrets.js';
+import { type Conn, runSql } from '../db/database.js';
 
 export interface WebhookRow {
   id: string;
