@@ -107,7 +107,9 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 
 export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions): Promise<Row[]> {
   const place = await createDataPlace(kind);
-  let server = await startMindService(place);
+  // One account with 10,000 computers: a fleet far past the default caps, which an operator raises.
+  const fleet = { MIND_MAX_COMPUTERS_PER_USER: '100000', MIND_MAX_INSTALL_CODES_PER_MIND: '100000' };
+  let server = await startMindService(place, fleet);
   let client = new Client(server.url);
   try {
     const mind = await client.newMind('bench-computers');
@@ -115,7 +117,7 @@ export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions)
     client.close();
     await server.stop();
 
-    server = await startMindService(place);
+    server = await startMindService(place, fleet);
     client = new Client(server.url);
     const commander = new Client(server.url);
     const freshRss = server.rssBytes();

@@ -1,5 +1,5 @@
 import type { Task, TaskPriority, TaskStatus } from '@mindservice/contract';
-import { type Conn, isPostgres } from '../db/database.js';
+import { type Conn, isPostgres, runSql } from '../db/database.js';
 
 interface TaskRow {
   id: string;
@@ -100,34 +100,38 @@ export async function listTasks(
   mindId: string,
   page: { statuses?: TaskStatus[]; limit: number; after?: TaskListPosition },
 ): Promise<{ tasks: Task[]; last?: TaskListPosition }> {
+  const at = page.after;
+  if (!at) return pageOf(await firstPage(conn, mindId, page), page.limit);
   const query = conn<TaskRow>('tasks').where({ mind_id: mindId });
   if (page.statuses) query.whereIn('status', page.statuses);
-  const at = page.after;
-  if (at) {
-    // (status_rank, priority_rank, due_at nulls last, created_at, id) > the position, spelled out
-    // because a row comparison would not order the NULL due_at as the list does.
-    const laterSameDue = (q: import('knex').Knex.QueryBuilder) =>
-      q.where('created_at', '>', at.createdAt).orWhere((w) => w.where('created_at', at.createdAt).where('id', '>', at.id));
-    query.where((w) =>
-      w.where('status_rank', '>', at.statusRank).orWhere((s) =>
-        s.where('status_rank', at.statusRank).where((p) =>
-          p.where('priority_rank', '>', at.priorityRank).orWhere((q) => {
-            q.where('priority_rank', at.priorityRank);
-            const due = at.dueAt;
-            if (due === null) q.whereNull('due_at').where(laterSameDue);
-            else
-              q.where((d) =>
-                d
-                  .whereNull('due_at')
-                  .orWhere('due_at', '>', due)
-                  .orWhere((e) => e.where('due_at', due).where(laterSameDue)),
-              );
-          }),
-        ),
+  // (status_rank, priority_rank, due_at nulls last, created_at, id) > the position, spelled out
+  // because a row comparison would not order the NULL due_at as the list does.
+  const laterSameDue = (q: import('knex').Knex.QueryBuilder) =>
+    q.where('created_at', '>', at.createdAt).orWhere((w) => w.where('created_at', at.createdAt).where('id', '>', at.id));
+  query.where((w) =>
+    w.where('status_rank', '>', at.statusRank).orWhere((s) =>
+      s.where('status_rank', at.statusRank).where((p) =>
+        p.where('priority_rank', '>', at.priorityRank).orWhere((q) => {
+          q.where('priority_rank', at.priorityRank);
+          const due = at.dueAt;
+          if (due === null) q.whereNull('due_at').where(laterSameDue);
+          else
+            q.where((d) =>
+              d
+                .whereNull('due_at')
+                .orWhere('due_at', '>', due)
+                .orWhere((e) => e.where('due_at', due).where(laterSameDue)),
+            );
+        }),
       ),
-    );
-  }
-  const rows = await query
+    ),
+  );
+  return pageOf(await inListOrder(query, page.limit), page.limit);
+}
+
+/** The list order (see listTasks), `limit + 1` rows. */
+const inListOrder = (query: import('knex').Knex.QueryBuilder<TaskRow>, limit: number): Promise<TaskRow[]> =>
+  query
     .orderBy('status_rank')
     .orderBy('priority_rank')
     // knex compiles 'last' to `due_at is null` on SQLite and `nulls last` on PostgreSQL; the
@@ -136,16 +140,41 @@ export async function listTasks(
     .orderBy('due_at')
     .orderBy('created_at')
     .orderBy('id')
-    .limit(page.limit + 1)
-    .select(...COLUMNS, 'status_rank', 'priority_rank');
-  const more = rows.length > page.limit;
-  const shown = more ? rows.slice(0, page.limit) : rows;
+    // A literal LIMIT (a validated small integer): with a bound one SQLite sorts the same rows slower.
+    .limit(limit + 1, { skipBinding: true })
+    .select(...COLUMNS) as unknown as Promise<TaskRow[]>;
+
+/**
+ * The first page, asked by every agent that lists its tasks: the SQL text is built once per status
+ * set and limit (knex would build the same text on every request) and run as a cached statement.
+ */
+const firstPageSql = new Map<string, string>();
+function firstPage(conn: Conn, mindId: string, page: { statuses?: TaskStatus[]; limit: number }): Promise<TaskRow[]> {
+  const bindings = [mindId, ...(page.statuses ?? [])];
+  const key = `${isPostgres(conn) ? 'pg' : 'sqlite'} ${page.limit} ${page.statuses?.join(',') ?? ''}`;
+  let sql = firstPageSql.get(key);
+  if (sql === undefined) {
+    const query = conn<TaskRow>('tasks').where({ mind_id: mindId });
+    if (page.statuses) query.whereIn('status', page.statuses);
+    const compiled = inListOrder(query, page.limit) as unknown as import('knex').Knex.QueryBuilder;
+    const built = compiled.toSQL();
+    if (JSON.stringify(built.bindings) !== JSON.stringify(bindings)) throw new Error('task list: unexpected bindings');
+    sql = built.sql;
+    if (firstPageSql.size < 1000) firstPageSql.set(key, sql);
+  }
+  return runSql<TaskRow>(conn, sql, bindings);
+}
+
+function pageOf(rows: TaskRow[], limit: number): { tasks: Task[]; last?: TaskListPosition } {
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
   const lastRow = shown[shown.length - 1];
   const last =
     more && lastRow
       ? {
-          statusRank: Number(lastRow.status_rank),
-          priorityRank: Number(lastRow.priority_rank),
+          // The ranks follow from the status and priority (as stored by toRow), so they are not read.
+          statusRank: statusRank(lastRow.status),
+          priorityRank: PRIORITY_RANK[lastRow.priority],
           dueAt: lastRow.due_at,
           createdAt: lastRow.created_at,
           id: lastRow.id,
