@@ -16,6 +16,8 @@ const IDLE_POLL_MS = 1000;
 const ERROR_BACKOFF_MS = 1000;
 /** Excess pending deliveries failed per statement (the rest on the next pass, events between). */
 const TRIM_CHUNK = 500;
+/** A webhook is trimmed at most this often (a burst to a healthy receiver would otherwise add a statement per claim pass). */
+const TRIM_INTERVAL_MS = 1000;
 
 /**
  * Sends pending deliveries. Wakes at once when an event commits, otherwise sleeps until the next row
@@ -31,6 +33,8 @@ export class DeliveryWorker {
   private readonly leaseMs: number;
   /** Webhooks with a settled attempt since the last pass: their pending deliveries are kept under the cap. */
   private readonly toTrim = new Set<string>();
+  /** When each webhook was last trimmed, and whether a full chunk left more to do. */
+  private readonly trimmed = new Map<string, { at: number; more: boolean }>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -90,11 +94,16 @@ export class DeliveryWorker {
    */
   private async trimPending() {
     const keep = this.ctx.config.maxPendingDeliveriesPerWebhook;
+    const started = performance.now();
+    for (const [webhookId, last] of this.trimmed) if (started - last.at >= TRIM_INTERVAL_MS) this.trimmed.delete(webhookId);
     for (const webhookId of [...this.toTrim]) {
       if (this.stopped) return;
+      const last = this.trimmed.get(webhookId);
+      if (last && !last.more) continue; // trimmed less than TRIM_INTERVAL_MS ago: a later pass does it
       this.toTrim.delete(webhookId);
       const now = this.ctx.clock.now().toISOString();
       const failed = await failExcessPending(this.ctx.db, webhookId, keep, now, TRIM_CHUNK);
+      this.trimmed.set(webhookId, { at: performance.now(), more: failed === TRIM_CHUNK });
       if (failed === TRIM_CHUNK) {
         this.toTrim.add(webhookId); // more beyond: the next pass goes on
         this.again = true;
