@@ -68,19 +68,3 @@ export async function listAllMessages(conn: Conn, mindId: string): Promise<ChatM
     .select(...COLUMNS);
   return rows.map(toMessage);
 }
-
-export async function messageIdsOfMind(conn: Conn, mindId: string, ids: string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const rows = await conn<ChatRow>('chat_messages')
-      .where({ mind_id: mindId })
-      .whereIn('id', ids.slice(i, i + 500))
-      .pluck('id');
-    for (const id of rows) found.add(id);
-  }
-  return found;
-}
-
-export async function deleteAllMessages(conn: Conn, mindId: string): Promise<number> {
-  return conn('chat_messages').where({ mind_id: mindId }).delete();
-}

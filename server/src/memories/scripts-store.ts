@@ -45,10 +45,6 @@ export async function deleteScript(conn: Conn, mindId: string, id: string): Prom
   return (await conn<ScriptRow>('scripts').where({ id, mind_id: mindId }).delete()) > 0;
 }
 
-export async function deleteAllScripts(conn: Conn, mindId: string): Promise<number> {
-  return conn('scripts').where({ mind_id: mindId }).delete();
-}
-
 /** Every script of the mind by name (export). */
 export async function listScripts(conn: Conn, mindId: string): Promise<Script[]> {
   const rows = await conn<ScriptRow>('scripts')

@@ -110,10 +110,6 @@ export class MemoriesStore {
     return (await conn('memories').where({ id, mind_id: mindId }).delete()) > 0;
   }
 
-  async deleteAllOfMind(conn: Conn, mindId: string): Promise<number> {
-    return conn('memories').where({ mind_id: mindId }).delete();
-  }
-
   /** Every memory of the mind, oldest first. */
   async listAll(conn: Conn, mindId: string): Promise<Memory[]> {
     const rows = await conn<MemoryRow>('memories')
