@@ -5,8 +5,8 @@
 //   node --import tsx bench/logins.ts   (BENCH_QUICK=1 for a short run; DATABASE_URL: also PostgreSQL)
 import { performance } from 'node:perf_hooks';
 import { Client } from './lib/client.js';
-import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
-import { createDataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
+import { count, ms, percentile, type Row, row, runAlone, sortNumbers } from './lib/report.js';
+import { type DatabaseKind, withMindService } from './lib/servers.js';
 
 export interface LoginsOptions {
   /** Clients logging in at once, each again as soon as it is answered. */
@@ -35,10 +35,7 @@ async function timeTaskList(client: Client, mindKey: string, until: number): Pro
 }
 
 export async function benchLogins(kind: DatabaseKind, opts: LoginsOptions): Promise<Row[]> {
-  const place = await createDataPlace(kind);
-  const server = await startMindService(place, { MIND_BCRYPT_COST: '12' });
-  const client = new Client(server.url);
-  try {
+  return withMindService(kind, { MIND_BCRYPT_COST: '12' }, async (server, client) => {
     // One account at cost 12 for every login client (correct password: nothing counts as a failure).
     const email = `bench-login-${Date.now()}@example.com`;
     await client.ok('POST', '/register', undefined, { email, password: PASSWORD });
@@ -96,15 +93,7 @@ export async function benchLogins(kind: DatabaseKind, opts: LoginsOptions): Prom
         { logins_per_s: logins.length / elapsedS, p50_ms: percentile(logins, 50), p99_ms: percentile(logins, 99) },
       ),
     ];
-  } finally {
-    client.close();
-    await server.stop();
-    await place.remove();
-  }
+  });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows: Row[] = [];
-  for (const kind of databaseKinds()) rows.push(...(await benchLogins(kind, process.env.BENCH_QUICK ? LOGINS_QUICK : LOGINS_FULL)));
-  console.log(markdownTable(rows));
-}
+await runAlone(import.meta.url, (kind, quick) => benchLogins(kind, quick ? LOGINS_QUICK : LOGINS_FULL));

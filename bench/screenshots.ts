@@ -6,9 +6,8 @@
 //   node --import tsx bench/screenshots.ts   (BENCH_QUICK=1 for a small run; DATABASE_URL: also PostgreSQL)
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { Client } from './lib/client.js';
-import { markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
-import { createDataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
+import { ms, percentile, type Row, row, runAlone, sortNumbers } from './lib/report.js';
+import { type DatabaseKind, withMindService } from './lib/servers.js';
 
 export interface ScreenshotsOptions {
   /** Screenshots stored. */
@@ -50,10 +49,7 @@ async function repeatGet(url: string, token: string, times: number) {
 }
 
 export async function benchScreenshots(kind: DatabaseKind, opts: ScreenshotsOptions): Promise<Row[]> {
-  const place = await createDataPlace(kind);
-  const server = await startMindService(place);
-  const client = new Client(server.url);
-  try {
+  return withMindService(kind, {}, async (server, client) => {
     const { mindKey } = await client.newMind('screenshots');
     const code = await client.ok('POST', '/computers/install-code', mindKey, {});
     const { computer_id: computerId, computer_token: token } = await client.ok('POST', '/computers/register', undefined, {
@@ -120,16 +116,7 @@ export async function benchScreenshots(kind: DatabaseKind, opts: ScreenshotsOpti
         { per_screenshot_ms: storeMs / opts.screenshots, rss_mb: mb(rss) },
       ),
     ];
-  } finally {
-    client.close();
-    await server.stop();
-    await place.remove();
-  }
+  });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const rows: Row[] = [];
-  for (const kind of databaseKinds())
-    rows.push(...(await benchScreenshots(kind, process.env.BENCH_QUICK ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL)));
-  console.log(markdownTable(rows));
-}
+await runAlone(import.meta.url, (kind, quick) => benchScreenshots(kind, quick ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL));

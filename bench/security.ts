@@ -9,11 +9,10 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
-import { Client } from './lib/client.js';
 import { benchLogins, LOGINS_FULL, LOGINS_QUICK } from './logins.js';
 import { benchScreenshots, SCREENSHOTS_FULL, SCREENSHOTS_QUICK } from './screenshots.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
-import { createDataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
+import { type DatabaseKind, databaseKinds, withMindService } from './lib/servers.js';
 
 const quick = Boolean(process.env.BENCH_QUICK);
 const BOMB = gzipSync(Buffer.alloc(24 * 1024 * 1024, ' '));
@@ -41,9 +40,7 @@ function postRaw(url: string, path: string, body: Buffer): Promise<number> {
 }
 
 async function anonymousBodies(kind: DatabaseKind): Promise<Row[]> {
-  const place = await createDataPlace(kind);
-  const server = await startMindService(place);
-  try {
+  return withMindService(kind, {}, async (server) => {
     const health: number[] = [];
     let peakRss = server.rssBytes();
     let sent = 0;
@@ -81,71 +78,66 @@ async function anonymousBodies(kind: DatabaseKind): Promise<Row[]> {
         },
       ),
     ];
-  } finally {
-    await server.stop();
-    await place.remove();
-  }
+  });
 }
 
 async function manyTagRecall(kind: DatabaseKind): Promise<Row[]> {
-  const place = await createDataPlace(kind);
-  const server = await startMindService(place, { MIND_DB_STATEMENT_TIMEOUT: '30s' });
-  const client = new Client(server.url);
-  try {
-    const email = `bench-${Date.now()}@example.com`;
-    const { body: account } = await client.request('POST', '/register', undefined, { email, password: 'correct horse battery' });
-    const { body: mind } = await client.request('POST', '/minds', account.jwt, { name: 'bench' });
-    const key = mind.mind_key as string;
-    const memories = quick ? 200 : 2000;
-    for (let i = 0; i < memories; i += 50) {
-      await Promise.all(
-        Array.from({ length: 50 }, (_, j) =>
-          client.request('POST', '/memory', key, {
-            category: 'fact',
-            content: `memory ${i + j}`,
-            tags: Array.from({ length: 10 }, (_, t) => `tag${(i + j + t) % 40}`),
-          }),
-        ),
-      );
-    }
-    const rows: Row[] = [];
-    for (const tags of [20, 300]) {
-      const path = `/memory/recall?${Array.from({ length: tags }, (_, t) => `tags=tag${t % 40}-${t}`).join('&')}`;
-      const times: number[] = [];
-      let status = 0;
-      for (let i = 0; i < (quick ? 3 : 10); i++) {
-        const started = performance.now();
-        const res = await Promise.race([
-          client.request('GET', path, key),
-          new Promise<{ status: number }>((r) => setTimeout(() => r({ status: -1 }), 60_000)),
-        ]);
-        times.push(performance.now() - started);
-        status = res.status;
-        if (status === -1) break;
+  // A recall the server gave up on may still run in PostgreSQL (no statement_timeout before it was
+  // added) and would hold the schema the benchmark drops: end it once the server has stopped.
+  const afterStop = kind === 'postgresql' ? endRunawayRecalls : undefined;
+  return withMindService(
+    kind,
+    { MIND_DB_STATEMENT_TIMEOUT: '30s' },
+    async (_server, client) => {
+      const email = `bench-${Date.now()}@example.com`;
+      const { body: account } = await client.request('POST', '/register', undefined, { email, password: 'correct horse battery' });
+      const { body: mind } = await client.request('POST', '/minds', account.jwt, { name: 'bench' });
+      const key = mind.mind_key as string;
+      const memories = quick ? 200 : 2000;
+      for (let i = 0; i < memories; i += 50) {
+        await Promise.all(
+          Array.from({ length: 50 }, (_, j) =>
+            client.request('POST', '/memory', key, {
+              category: 'fact',
+              content: `memory ${i + j}`,
+              tags: Array.from({ length: 10 }, (_, t) => `tag${(i + j + t) % 40}`),
+            }),
+          ),
+        );
       }
-      const sorted = sortNumbers(times);
-      rows.push(
-        row(
-          `recall with ${tags} tags over ${count(memories)} tagged memories`,
-          kind,
-          `${status === -1 ? 'no answer within 60 s' : status}; p50 ${ms(percentile(sorted, 50))}, max ${ms(sorted.at(-1) ?? NaN)}`,
-          {
-            status,
-            p50Ms: percentile(sorted, 50),
-            maxMs: sorted.at(-1) ?? NaN,
-          },
-        ),
-      );
-    }
-    return rows;
-  } finally {
-    client.agent.destroy();
-    await server.stop();
-    // A recall the server gave up on may still run in PostgreSQL (no statement_timeout before it was
-    // added) and would hold the schema the benchmark drops: end it.
-    if (kind === 'postgresql') await endRunawayRecalls();
-    await place.remove();
-  }
+      const rows: Row[] = [];
+      for (const tags of [20, 300]) {
+        const path = `/memory/recall?${Array.from({ length: tags }, (_, t) => `tags=tag${t % 40}-${t}`).join('&')}`;
+        const times: number[] = [];
+        let status = 0;
+        for (let i = 0; i < (quick ? 3 : 10); i++) {
+          const started = performance.now();
+          const res = await Promise.race([
+            client.request('GET', path, key),
+            new Promise<{ status: number }>((r) => setTimeout(() => r({ status: -1 }), 60_000)),
+          ]);
+          times.push(performance.now() - started);
+          status = res.status;
+          if (status === -1) break;
+        }
+        const sorted = sortNumbers(times);
+        rows.push(
+          row(
+            `recall with ${tags} tags over ${count(memories)} tagged memories`,
+            kind,
+            `${status === -1 ? 'no answer within 60 s' : status}; p50 ${ms(percentile(sorted, 50))}, max ${ms(sorted.at(-1) ?? NaN)}`,
+            {
+              status,
+              p50Ms: percentile(sorted, 50),
+              maxMs: sorted.at(-1) ?? NaN,
+            },
+          ),
+        );
+      }
+      return rows;
+    },
+    afterStop,
+  );
 }
 
 async function endRunawayRecalls() {

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './servers.js';
+import { type DatabaseKind, databaseKinds, ROOT } from './servers.js';
 
 export interface Target {
   /** `>=` for throughput, `<=` for latency and memory. */
@@ -88,3 +88,11 @@ export function writeResults(rows: Row[], info: RunInfo): string {
 }
 
 export const load = () => loadavg().map((n) => Number(n.toFixed(2)));
+
+/** For `node --import tsx bench/<name>.ts` (`moduleUrl`: its import.meta.url): runs that benchmark alone on every database and prints its table. */
+export async function runAlone(moduleUrl: string, bench: (kind: DatabaseKind, quick: boolean) => Promise<Row[]>): Promise<void> {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  const rows: Row[] = [];
+  for (const kind of databaseKinds()) rows.push(...(await bench(kind, Boolean(process.env.BENCH_QUICK))));
+  console.log(markdownTable(rows));
+}

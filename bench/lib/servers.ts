@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { Client } from './client.js';
 
 export const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -134,4 +135,28 @@ export function startMindService(place: DataPlace, extraEnv: Record<string, stri
     { LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', ...place.env, ...extraEnv },
     '/health',
   );
+}
+
+/**
+ * A fresh Mind Service on `kind` (`env` added to its environment) and a client for it, given to `fn`;
+ * afterwards, however `fn` ends, the client is closed, the service stopped, `afterStop` run and the
+ * data removed.
+ */
+export async function withMindService<T>(
+  kind: DatabaseKind,
+  env: Record<string, string>,
+  fn: (server: ChildServer, client: Client) => Promise<T>,
+  afterStop: () => Promise<void> = async () => {},
+): Promise<T> {
+  const place = await createDataPlace(kind);
+  const server = await startMindService(place, env);
+  const client = new Client(server.url);
+  try {
+    return await fn(server, client);
+  } finally {
+    client.close();
+    await server.stop();
+    await afterStop();
+    await place.remove();
+  }
 }
