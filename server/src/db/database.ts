@@ -5,6 +5,7 @@ import { ensurePrivateDir, ensurePrivateFile } from '../lib/keyfile.js';
 import { BACKSTOP_PAGES } from './checkpointer.js';
 import { isPostgres } from './dialect.js';
 import { migrationSource } from './migrations.js';
+import { assertSqliteDriverLoads } from './sqlite-driver.js';
 
 export type Db = Knex;
 export type Trx = Knex.Transaction;
@@ -105,6 +106,7 @@ function postgresConfig(config: Config): Knex.Config {
 
 export function openDatabase(config: Config): Db {
   if (config.databaseUrl) return knex(postgresConfig(config));
+  assertSqliteDriverLoads();
   // The data directory 0700, the database and its -wal and -shm files 0600 (DESIGN section 13).
   ensurePrivateDir(config.dataDir);
   const file = sqliteFile(config);

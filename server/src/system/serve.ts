@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import pino from 'pino';
 import { createApp } from '../app.js';
 import { type Config, withListeningPort } from '../config.js';
+import { StartupError } from '../db/sqlite-driver.js';
 import { API_VERSION } from '@mindservice/contract/openapi';
 
 /** Answers while migrations run: /health says `starting`, everything else 503 with Retry-After. */
@@ -47,7 +48,8 @@ export async function serve(config: Config): Promise<void> {
   try {
     service = await createApp(config, { logger: log });
   } catch (err) {
-    log.fatal({ err }, 'cannot start');
+    if (err instanceof StartupError) console.error(`mind-service: ${err.message}`);
+    else log.fatal({ err }, 'cannot start');
     server.close();
     process.exitCode = 1;
     return;
