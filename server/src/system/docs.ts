@@ -4,7 +4,7 @@ import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import express, { type Request, type Response, type Router } from 'express';
-import { marked } from 'marked';
+import { renderGuide } from './doc-links.js';
 
 // Only the folder of Swagger UI's files: the package's main module would load its 1.5 MB browser bundle into the server.
 const require = createRequire(import.meta.url);
@@ -54,7 +54,8 @@ export function docsRouter(): Router {
     if (!found) return next();
     const markdown = readFileSync(found, 'utf8');
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? 'Docs';
-    res.type('html').send(page(title, marked.parse(markdown, { async: false })));
+    const docName = found.slice(DOCS_DIR.length, -'.md'.length);
+    res.type('html').send(page(title, renderGuide(markdown, docName)));
   });
   return router;
 }
