@@ -29,16 +29,17 @@ Config file: $XDG_CONFIG_HOME/screen-remote-agent/config.json (default ~/.config
 or --config PATH, or $SCREEN_REMOTE_AGENT_CONFIG.`;
 
 const HELP: Record<string, string> = {
-  register: `Usage: screen-remote-agent register --server URL --code XXXX-XXXX [--name NAME] [--config PATH] [--force]
+  register: `Usage: screen-remote-agent register --server URL --install-code XXXX-XXXX [--name NAME] [--config PATH] [--force]
 
 Registers this computer with Mind Service and saves the server URL and the Computer Token in the
-config file (readable only by you). Get an install code with POST /computers/install-code.
+config file (readable only by you). Get an install code with POST /computers/install-code (its
+answer's install_code).
 
-  --server URL     the service's address, e.g. https://mind.example.com
-  --code CODE      the install code (single use, valid 15 minutes)
-  --name NAME      the computer's name (default: this host's name)
-  --config PATH    where to save the config
-  --force          replace an existing registration`,
+  --server URL           the service's address, e.g. https://mind.example.com
+  --install-code CODE    the install code (single use, valid 15 minutes); --code is the same
+  --name NAME            the computer's name when the install code names none (default: this host's name)
+  --config PATH          where to save the config
+  --force                replace an existing registration`,
   run: `Usage: screen-remote-agent run [--config PATH] [--wait SECONDS] [--max-backoff SECONDS]
 
 Waits for commands and carries them out. While the server is down it retries with growing pauses.
@@ -58,7 +59,14 @@ is missing and how to install it. Exit code 1 when something is missing.
 
 const COMMON = { help: { type: 'boolean', short: 'h' }, config: { type: 'string' } } as const;
 const OPTIONS = {
-  register: { ...COMMON, server: { type: 'string' }, code: { type: 'string' }, name: { type: 'string' }, force: { type: 'boolean' } },
+  register: {
+    ...COMMON,
+    server: { type: 'string' },
+    'install-code': { type: 'string' },
+    code: { type: 'string' },
+    name: { type: 'string' },
+    force: { type: 'boolean' },
+  },
   run: { ...COMMON, wait: { type: 'string' }, 'max-backoff': { type: 'string' } },
   doctor: { ...COMMON },
 } satisfies Record<string, ParseArgsConfig['options']>;
@@ -126,6 +134,7 @@ function parse(name: keyof typeof OPTIONS, args: string[]) {
 
 interface RegisterValues {
   server?: string;
+  'install-code'?: string;
   code?: string;
   name?: string;
   config?: string;
@@ -134,7 +143,8 @@ interface RegisterValues {
 
 async function register(values: RegisterValues, io: Io): Promise<number> {
   if (!values.server) throw new UsageError('--server is required');
-  if (!values.code) throw new UsageError('--code is required');
+  const installCode = values['install-code'] ?? values.code;
+  if (!installCode) throw new UsageError('--install-code is required');
   const server = serverUrl(values.server);
   const computerName = (values.name ?? hostname()).trim();
   if (!computerName) throw new UsageError('--name must not be empty');
@@ -156,7 +166,7 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
     registered = await AgentClient.register(
       server,
       {
-        code: values.code.trim(),
+        code: installCode.trim(),
         computer_name: computerName,
         platform: platform(),
         platform_release: release(),

@@ -34,7 +34,7 @@ export function configExists(path: string): boolean {
 export function loadConfig(path: string): AgentConfig {
   if (!existsSync(path)) {
     throw new ConfigError(
-      `no config at ${path}: register this computer first with \`screen-remote-agent register --server URL --code XXXX-XXXX\``,
+      `no config at ${path}: register this computer first with \`screen-remote-agent register --server URL --install-code XXXX-XXXX\``,
     );
   }
   let data: unknown;

@@ -91,7 +91,7 @@ export async function runDoctor(options: DoctorOptions = {}): Promise<DoctorRepo
     checks.push({
       name: 'config',
       ok: false,
-      detail: `${path} does not exist: run screen-remote-agent register --server URL --code XXXX-XXXX`,
+      detail: `${path} does not exist: run screen-remote-agent register --server URL --install-code XXXX-XXXX`,
     });
   } else {
     try {

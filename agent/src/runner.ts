@@ -38,7 +38,7 @@ export class RevokedError extends Error {
   constructor(detail: string) {
     super(
       `the server refused this computer's token (401: ${detail}). The computer was disabled or deleted; ` +
-        'register it again with a new install code: screen-remote-agent register --force --server URL --code XXXX-XXXX',
+        'register it again with a new install code: screen-remote-agent register --force --server URL --install-code XXXX-XXXX',
     );
     this.name = 'RevokedError';
   }

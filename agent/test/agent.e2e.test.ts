@@ -62,7 +62,7 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
   async function register(name: string): Promise<{ id: string; config: string }> {
     const code = await svc.http.post('/computers/install-code').set(auth).send({ computer_name: name }).expect(201);
     const config = join(dir, name, 'config.json');
-    const res = await cli(['register', '--server', baseUrl, '--code', code.body.install_code, '--name', name, '--config', config]);
+    const res = await cli(['register', '--server', baseUrl, '--install-code', code.body.install_code, '--name', name, '--config', config]);
     assert.equal(res.code, 0, res.stderr);
     const list = await svc.http.get('/computers/list').set(auth).expect(200);
     const computer = list.body.computers.find((c: { computer_name: string }) => c.computer_name === name);
@@ -134,9 +134,25 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
 
   test('the same install code cannot register twice, and the CLI says why', async () => {
     const code = await svc.http.post('/computers/install-code').set(auth).send({}).expect(201);
-    const first = await cli(['register', '--server', baseUrl, '--code', code.body.install_code, '--config', join(dir, 'once', 'a.json')]);
+    const first = await cli([
+      'register',
+      '--server',
+      baseUrl,
+      '--install-code',
+      code.body.install_code,
+      '--config',
+      join(dir, 'once', 'a.json'),
+    ]);
     assert.equal(first.code, 0, first.stderr);
-    const again = await cli(['register', '--server', baseUrl, '--code', code.body.install_code, '--config', join(dir, 'once', 'b.json')]);
+    const again = await cli([
+      'register',
+      '--server',
+      baseUrl,
+      '--install-code',
+      code.body.install_code,
+      '--config',
+      join(dir, 'once', 'b.json'),
+    ]);
     assert.equal(again.code, 1);
     assert.match(again.stderr, /registration refused: .*code/i);
   });

@@ -169,10 +169,10 @@ describe('command line', () => {
   test('bad input answers a usage error naming the problem, exit code 2', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['frobnicate'], /unknown command "frobnicate"/],
-      [['register', '--code', 'ABCD-EFGH'], /--server is required/],
-      [['register', '--server', 'http://h'], /--code is required/],
-      [['register', '--server', 'not a url', '--code', 'X'], /--server must be a URL/],
-      [['register', '--server', 'ftp://h', '--code', 'X'], /--server must start with http/],
+      [['register', '--install-code', 'ABCD-EFGH'], /--server is required/],
+      [['register', '--server', 'http://h'], /--install-code is required/],
+      [['register', '--server', 'not a url', '--install-code', 'X'], /--server must be a URL/],
+      [['register', '--server', 'ftp://h', '--install-code', 'X'], /--server must start with http/],
       [['run', '--wait', '0'], /--wait must be a whole number from 1 to 60/],
       [['run', '--wait', '2.5'], /--wait must be a whole number/],
       [['run', '--bogus'], /Unknown option '--bogus'/],
@@ -195,7 +195,7 @@ describe('command line', () => {
     try {
       const path = join(dir, 'config.json');
       saveConfig(path, { server: 'http://h', computer_id: 'c1', computer_token: 'ct_x', computer_name: 'desk', registered_at: 't' });
-      const res = await run('register', '--server', 'http://127.0.0.1:9', '--code', 'ABCD-EFGH', '--config', path);
+      const res = await run('register', '--server', 'http://127.0.0.1:9', '--install-code', 'ABCD-EFGH', '--config', path);
       assert.equal(res.code, EXIT.FAILURE);
       assert.match(res.err, /already registered as "desk" \(c1\).*--force/);
     } finally {
@@ -208,7 +208,7 @@ describe('command line', () => {
     try {
       const path = join(dir, 'config.json');
       // Port 9 (discard) on loopback: nothing listens there.
-      const res = await run('register', '--server', 'http://127.0.0.1:9', '--code', 'ABCD-EFGH', '--config', path);
+      const res = await run('register', '--server', 'http://127.0.0.1:9', '--install-code', 'ABCD-EFGH', '--config', path);
       assert.equal(res.code, EXIT.FAILURE);
       assert.match(res.err, /registration failed: .*cannot reach http:\/\/127\.0\.0\.1:9/);
       assert.throws(() => statSync(path));
