@@ -1,6 +1,6 @@
 // The SDK's public types, all inferred from the contract's schemas: responses are what the service answers,
 // params are what a call accepts (zod input types).
-import type * as C from '@mindservice/contract';
+import type * as C from './contract.js';
 import type { z } from 'zod';
 
 // Responses

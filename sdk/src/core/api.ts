@@ -1,6 +1,6 @@
 // The ts-rest client of the contract, with the SDK's transport as its fetcher: paths, parameters, bodies and
-// response types all come from @mindservice/contract.
-import { contract, isIdempotent, type RouteMetadata } from '@mindservice/contract';
+// response types all come from the contract.
+import { contract, isIdempotent, type RouteMetadata } from '../contract.js';
 import { type ApiFetcherArgs, initClient } from '@ts-rest/core';
 import type { RequestOptions } from './options.js';
 import type { Transport } from './transport.js';
