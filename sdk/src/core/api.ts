@@ -7,9 +7,9 @@ import type { Transport } from './transport.js';
 
 /** Extra arguments every call of the ts-rest client accepts. */
 export interface CallArgs {
-  requestOptions?: RequestOptions;
+  requestOptions?: RequestOptions | undefined;
   /** A floor for the timeout (long polls). */
-  minTimeoutMs?: number;
+  minTimeoutMs?: number | undefined;
 }
 
 export function createApi(transport: Transport) {
