@@ -6,6 +6,8 @@ export { AgentClient } from './agent.js';
 export type { AgentClientOptions, PollOptions } from './agent.js';
 export * from './core/errors.js';
 export type { RequestOptions, RetryBackoff, TransportOptions } from './core/options.js';
+export { Page, PagePromise } from './core/pagination.js';
+export type { NextPageParams } from './core/pagination.js';
 export { verifyWebhookSignature, verifyStandardWebhook, WebhookVerificationError } from './webhook-signature.js';
 export type { StandardWebhookHeaders, VerifyStandardWebhookOptions, WebhookEvent } from './webhook-signature.js';
 // The resources: `client.tasks` is a Tasks. Exported as the classes they are, for `instanceof` and types.
