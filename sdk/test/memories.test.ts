@@ -39,7 +39,7 @@ describe('memories, chat, scripts', () => {
     assert.equal(stats.total, 1);
     assert.equal(stats.by_category.preference, 1);
 
-    await client.memories.delete(memory.id);
+    assert.equal(await client.memories.delete(memory.id), undefined, 'a 204: nothing to answer');
     await assert.rejects(client.memories.get(memory.id), NotFoundError);
   });
 
@@ -110,7 +110,7 @@ describe('memories, chat, scripts', () => {
     const updated = await client.scripts.update(script.id, { content: 'print(2)' });
     assert.equal(updated.content, 'print(2)');
     assert.equal((await client.scripts.get(script.id)).content, 'print(2)');
-    await client.scripts.delete(script.id);
+    assert.equal(await client.scripts.delete(script.id), undefined, 'a 204: nothing to answer');
     assert.deepEqual((await client.scripts.list()).data, []);
   });
 });

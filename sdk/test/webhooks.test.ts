@@ -58,7 +58,7 @@ describe('webhooks', () => {
     await assert.rejects(client.webhooks.test(created.id), ConflictError);
     assert.equal((await client.webhooks.enable(created.id)).enabled, true);
     assert.equal((await client.webhooks.get(created.id)).events, 'memory.*');
-    await client.webhooks.delete(created.id);
+    assert.equal(await client.webhooks.delete(created.id), undefined, 'a 204: nothing to answer');
     await assert.rejects(client.webhooks.get(created.id), NotFoundError);
   });
 
