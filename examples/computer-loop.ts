@@ -16,7 +16,7 @@ import { mindClient } from './shared.js';
 const { client } = await mindClient('computer-loop');
 
 // 1. List computers; use one that is online, else a fake agent.
-const computers = await client.computers.list();
+const { data: computers } = await client.computers.list();
 let computer = computers.find((c) => c.online && c.status === 'active');
 let fake: FakeAgent | undefined;
 if (!computer) {
@@ -47,8 +47,9 @@ try {
   const after = await client.computers.screenshot(computer.id);
   console.log(`new screenshot ${after.length} bytes; changed: ${Buffer.compare(Buffer.from(before), Buffer.from(after)) !== 0}`);
 
+  // The first page of the command history, newest first (`for await` would walk all of it).
   const recent = await client.computers.listCommands(computer.id, { limit: 5 });
-  console.log(`recent commands: ${recent.map((c) => `${c.type}:${c.status}`).join(', ')}`);
+  console.log(`recent commands: ${recent.data.map((c) => `${c.type}:${c.status}`).join(', ')}`);
   console.log('computer loop finished');
 } finally {
   await fake?.stop();

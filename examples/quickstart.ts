@@ -22,7 +22,8 @@ console.log(`mind ${mind.name} (${mind.id}), key ${mind.mind_key.slice(0, 6)}...
 // 3. A task, tracked across sessions.
 const task = await agent.tasks.create({ title: 'Summarise the three papers', priority: 'high', due_at: '2026-12-01' });
 await agent.tasks.update(task.id, { status: 'in_progress' });
-const open = await agent.tasks.list();
+// Lists answer a page: `data` is its items; `for await` walks every page.
+const { data: open } = await agent.tasks.list();
 console.log(`task "${task.title}" is ${open.find((t) => t.id === task.id)?.status}; open tasks: ${open.length}`);
 
 // 4. A memory, found again by full-text recall.
@@ -32,7 +33,7 @@ await agent.memories.store({
   content: 'Prefers short sentences and British spelling.',
   tags: ['writing'],
 });
-const { memories } = await agent.memories.recall({ q: 'British spelling' });
+const { data: memories } = await agent.memories.recall({ q: 'British spelling' });
 console.log(`recalled: "${memories[0]?.content}" (score ${memories[0]?.score.toFixed(2)})`);
 
 const done = await agent.tasks.complete(task.id);

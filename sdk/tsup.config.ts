@@ -1,28 +1,27 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { defineConfig } from 'tsup';
 
-const contractSrc = resolve(__dirname, '../contract/src');
-
-// The contract is not published on its own: its code and types are bundled into the SDK. Its runtime
-// dependencies (@ts-rest/core, zod, zod-to-openapi) stay real dependencies, shared with the application.
+// The contract is not published on its own: src/contract.ts imports it by path, so its code and types are
+// bundled into the SDK. Of its dependencies only @ts-rest/core and zod remain (the SDK's own dependencies);
+// zod-to-openapi, which only the OpenAPI document needs, is replaced by a shim whose `.openapi()` returns
+// the schema unchanged. The published package therefore depends on @ts-rest/core and zod alone.
 export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm', 'cjs'],
   platform: 'node',
   target: 'node20',
-  noExternal: ['@mindservice/contract'],
-  external: ['@ts-rest/core', 'zod', '@asteasolutions/zod-to-openapi'],
+  external: ['@ts-rest/core', 'zod'],
+  esbuildOptions(options) {
+    options.alias = { '@asteasolutions/zod-to-openapi': resolve(__dirname, 'src/core/openapi-shim.ts') };
+  },
   dts: {
-    // rollup-plugin-dts keeps anything under node_modules external, so the contract's types are reached
-    // at their sources; its dependencies resolve from the SDK's node_modules, so the declarations name
-    // them as the SDK's own dependencies (TS2742 otherwise).
+    // The contract's imports of @ts-rest/core and zod resolve to the SDK's own copies, so the declarations
+    // name them as the SDK's dependencies (TS2742 otherwise).
     compilerOptions: {
       baseUrl: '.',
       paths: {
-        '@mindservice/contract': [join(contractSrc, 'index.ts')],
         '@ts-rest/core': ['./node_modules/@ts-rest/core'],
         zod: ['./node_modules/zod'],
-        '@asteasolutions/zod-to-openapi': ['./node_modules/@asteasolutions/zod-to-openapi'],
       },
     },
   },

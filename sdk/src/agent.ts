@@ -4,16 +4,16 @@ import { type Api, createApi, ok, param } from './core/api.js';
 import { RequestAbortedError } from './core/errors.js';
 import type { RequestOptions, TransportOptions } from './core/options.js';
 import { Transport } from './core/transport.js';
-import type { CommandResultParams, CommandStatus, PolledCommand, RegisteredComputer, RegisterComputerParams } from './types.js';
+import type { CommandResult, CommandResultParams, PolledCommand, RegisteredComputer, RegisterComputerParams } from './types.js';
 
 export interface AgentClientOptions extends TransportOptions {
   /** The Computer Token (`ct_...`) from registration. */
-  computerToken?: string;
+  computerToken?: string | undefined;
 }
 
 export interface PollOptions extends RequestOptions {
   /** Seconds the service may hold the poll open when nothing is queued (0..60, default 25). */
-  wait?: number;
+  wait?: number | undefined;
 }
 
 /** How much longer than `wait` a poll may take before it counts as timed out. */
@@ -69,11 +69,7 @@ export class AgentClient {
   }
 
   /** Reports a command's outcome. A finished command is 409 (ConflictError); another computer's 404. */
-  async postResult(
-    commandId: string,
-    result: CommandResultParams,
-    options?: RequestOptions,
-  ): Promise<{ command_id: string; status: CommandStatus }> {
+  async postResult(commandId: string, result: CommandResultParams, options?: RequestOptions): Promise<CommandResult> {
     return ok(
       this.api.computers.postCommandResult({ params: { cid: param('commandId', commandId) }, body: result, requestOptions: options }),
     );

@@ -15,9 +15,9 @@ import { Webhooks } from './resources/webhooks.js';
 
 export interface MindClientOptions extends TransportOptions {
   /** The mind's key (`mk_...`): tasks, memories, chat, scripts, webhooks, computers. */
-  mindKey?: string;
+  mindKey?: string | undefined;
   /** The account's token from register or login: minds, computers, verifying memories. */
-  jwt?: string;
+  jwt?: string | undefined;
 }
 
 export class MindClient implements ClientCore {

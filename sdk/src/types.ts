@@ -1,69 +1,125 @@
 // The SDK's public types, all inferred from the contract's schemas: responses are what the service answers,
-// params are what a call accepts (zod input types).
-import type * as C from '@mindservice/contract';
+// params are what a call accepts (zod input types). Records are named interfaces, so that an editor shows
+// `Task` rather than the object type spelled out. Optional fields accept `undefined` too
+// (`exactOptionalPropertyTypes`).
+import type * as C from './contract.js';
 import type { z } from 'zod';
 
+type Out<T extends z.ZodTypeAny> = z.output<T>;
+type In<T extends z.ZodTypeAny> = z.input<T>;
+
 // Responses
-export type User = z.output<typeof C.User>;
-export type AuthResponse = z.output<typeof C.AuthResponse>;
-export type CreatedMind = z.output<typeof C.CreatedMind>;
-export type MindSummary = z.output<typeof C.MindSummary>;
-export type Task = z.output<typeof C.Task>;
-export type TaskList = z.output<typeof C.TaskList>;
-export type TaskPriority = z.output<typeof C.TaskPriority>;
-export type TaskStatus = z.output<typeof C.TaskStatus>;
-export type DeletedTask = z.output<typeof C.DeletedTask>;
-export type Memory = z.output<typeof C.Memory>;
-export type MemoryCategory = z.output<typeof C.MemoryCategory>;
-export type RecallHit = z.output<typeof C.RecallHit>;
-export type RecallResult = z.output<typeof C.RecallResult>;
-export type MemoryStats = z.output<typeof C.MemoryStats>;
-export type MindExport = z.output<typeof C.MindExport>;
-export type ImportResult = z.output<typeof C.ImportResult>;
-export type ChatMessage = z.output<typeof C.ChatMessage>;
-export type Script = z.output<typeof C.Script>;
-export type CreatedWebhook = z.output<typeof C.CreatedWebhook>;
-export type Webhook = z.output<typeof C.Webhook>;
-export type WebhookTestResult = z.output<typeof C.WebhookTestResult>;
-export type Delivery = z.output<typeof C.Delivery>;
-export type Computer = z.output<typeof C.Computer>;
-export type InstallCode = z.output<typeof C.InstallCode>;
-export type Command = z.output<typeof C.Command>;
-export type CommandList = z.output<typeof C.CommandList>;
-export type ScreenshotRef = z.output<typeof C.ScreenshotRef>;
-export type CommandType = z.output<typeof C.CommandType>;
-export type CommandStatus = z.output<typeof C.CommandStatus>;
-export type QueuedCommand = z.output<typeof C.QueuedCommand>;
-export type RegisteredComputer = z.output<typeof C.RegisteredComputer>;
-export type PolledCommand = z.output<typeof C.PolledCommand>;
-export type Health = z.output<typeof C.Health>;
-export type EndpointInfo = z.output<typeof C.EndpointInfo>;
-export type ErrorObject = z.output<typeof C.ErrorObject>;
+export interface User extends Out<typeof C.User> {}
+export interface AuthResponse extends Omit<Out<typeof C.AuthResponse>, 'user'> {
+  user: User;
+}
+export interface CreatedMind extends Out<typeof C.CreatedMind> {}
+export interface MindSummary extends Out<typeof C.MindSummary> {}
+export interface Task extends Out<typeof C.Task> {}
+/** One page of GET /mind/tasks as the service answers it. */
+export interface TaskList extends Omit<Out<typeof C.TaskList>, 'tasks'> {
+  tasks: Task[];
+}
+export type TaskPriority = Out<typeof C.TaskPriority>;
+export type TaskStatus = Out<typeof C.TaskStatus>;
+/** What `tasks.delete()` answers: the service confirms the deletion (the other deletes answer nothing). */
+export interface DeletedTask extends Out<typeof C.DeletedTask> {}
+export interface Memory extends Out<typeof C.Memory> {}
+export type MemoryCategory = Out<typeof C.MemoryCategory>;
+export interface RecallHit extends Out<typeof C.RecallHit> {}
+/** One page of GET /memory/recall as the service answers it. */
+export interface RecallResult extends Omit<Out<typeof C.RecallResult>, 'memories'> {
+  memories: RecallHit[];
+}
+export interface MemoryStats extends Out<typeof C.MemoryStats> {}
+export interface MindExport extends Out<typeof C.MindExport> {}
+export interface ImportResult extends Out<typeof C.ImportResult> {}
+export interface ChatMessage extends Out<typeof C.ChatMessage> {}
+export interface Script extends Out<typeof C.Script> {}
+/** One page of GET /mind/scripts as the service answers it. */
+export interface ScriptList {
+  scripts: Script[];
+  next_cursor: string | null;
+}
+export interface CreatedWebhook extends Out<typeof C.CreatedWebhook> {}
+export interface Webhook extends Out<typeof C.Webhook> {}
+export interface WebhookTestResult extends Out<typeof C.WebhookTestResult> {}
+export interface Delivery extends Out<typeof C.Delivery> {}
+export interface Computer extends Out<typeof C.Computer> {}
+export interface InstallCode extends Out<typeof C.InstallCode> {}
+export interface Command extends Out<typeof C.Command> {}
+/** One page of GET /computers/:id/commands as the service answers it. */
+export interface CommandList extends Omit<Out<typeof C.CommandList>, 'commands'> {
+  commands: Command[];
+}
+export interface ScreenshotRef extends Out<typeof C.ScreenshotRef> {}
+export type CommandType = Out<typeof C.CommandType>;
+export type CommandStatus = Out<typeof C.CommandStatus>;
+export interface QueuedCommand extends Out<typeof C.QueuedCommand> {}
+export interface RegisteredComputer extends Out<typeof C.RegisteredComputer> {}
+export interface PolledCommand extends Out<typeof C.PolledCommand> {}
+export interface CommandResult {
+  command_id: string;
+  status: CommandStatus;
+}
+export interface Health extends Out<typeof C.Health> {}
+export interface EndpointInfo extends Out<typeof C.EndpointInfo> {}
+export interface ErrorObject extends Out<typeof C.ErrorObject> {}
 export type EventName = C.EventName;
 
 // Params
-export type RegisterParams = z.input<typeof C.RegisterBody>;
-export type LoginParams = z.input<typeof C.LoginBody>;
-export type CreateMindParams = z.input<typeof C.CreateMindBody>;
-export type CreateTaskParams = z.input<typeof C.CreateTaskBody>;
-export type UpdateTaskParams = z.input<typeof C.UpdateTaskBody>;
-/** `limit`: tasks per page (1..100, default 100); `cursor`: a page's `next_cursor`. */
-export type ListTasksParams = { status?: z.input<typeof C.TaskStatusFilter>; limit?: number; cursor?: string };
-export type StoreMemoryParams = z.input<typeof C.StoreMemoryBody>;
-export type UpdateMemoryParams = z.input<typeof C.UpdateMemoryBody>;
-/** Recall filters; `verified` as a boolean, `tags` as one tag or several (all required). */
-export type RecallParams = Omit<z.input<typeof C.RecallQuery>, 'verified'> & { verified?: boolean };
-export type ExportMindParams = { mind_id?: string; include_credentials?: boolean };
-export type ImportMindParams = { mode?: 'merge' | 'replace'; dry_run?: boolean };
-export type PostChatParams = z.input<typeof C.PostChatBody>;
-/** `limit`: 1..100 messages (default 50); `before`: a message id, to page back. */
-export type ListChatParams = { thread?: string; limit?: number; before?: string };
-export type CreateScriptParams = z.input<typeof C.CreateScriptBody>;
-export type UpdateScriptParams = z.input<typeof C.UpdateScriptBody>;
-export type CreateWebhookParams = z.input<typeof C.CreateWebhookBody>;
-export type UpdateWebhookParams = z.input<typeof C.UpdateWebhookBody>;
-export type InstallCodeParams = z.input<typeof C.InstallCodeBody>;
+export interface RegisterParams extends In<typeof C.RegisterBody> {}
+export interface LoginParams extends In<typeof C.LoginBody> {}
+export interface CreateMindParams extends In<typeof C.CreateMindBody> {}
+export interface CreateTaskParams extends In<typeof C.CreateTaskBody> {}
+export interface UpdateTaskParams extends In<typeof C.UpdateTaskBody> {}
+/** `limit`: tasks per page (1..100, default 100); `cursor`: where to start (a page's `nextPageParams()`). */
+export interface ListTasksParams {
+  status?: In<typeof C.TaskStatusFilter> | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+export interface StoreMemoryParams extends In<typeof C.StoreMemoryBody> {}
+export interface UpdateMemoryParams extends In<typeof C.UpdateMemoryBody> {}
+/** Recall filters; `verified` as a boolean, `tags` as one tag or several (all required); `limit` per page (1..100, default 20). */
+export interface RecallParams extends Omit<In<typeof C.RecallQuery>, 'verified'> {
+  verified?: boolean | undefined;
+}
+export interface ExportMindParams {
+  mind_id?: string | undefined;
+  include_credentials?: boolean | undefined;
+}
+export interface ImportMindParams {
+  mode?: 'merge' | 'replace' | undefined;
+  dry_run?: boolean | undefined;
+}
+export interface PostChatParams extends In<typeof C.PostChatBody> {}
+/** `limit`: messages per page (1..100, default 50); `before`: a message id, to start further back. */
+export interface ListChatParams {
+  thread?: string | undefined;
+  limit?: number | undefined;
+  before?: string | undefined;
+}
+/** `limit`: scripts per page (1..100, default 100); `cursor`: where to start. */
+export interface ListScriptsParams {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+export interface CreateScriptParams extends In<typeof C.CreateScriptBody> {}
+export interface UpdateScriptParams extends In<typeof C.UpdateScriptBody> {}
+export interface CreateWebhookParams extends In<typeof C.CreateWebhookBody> {}
+export interface UpdateWebhookParams extends In<typeof C.UpdateWebhookBody> {}
+/** `limit`: how many of the newest deliveries (1..100, default 50); the service has no further pages. */
+export interface ListDeliveriesParams {
+  limit?: number | undefined;
+}
+export interface InstallCodeParams extends In<typeof C.InstallCodeBody> {}
 /** A command for a computer: `{ type: 'click', payload: { x, y } }`, `{ type: 'screenshot' }`... */
-export type CommandParams = z.input<typeof C.QueueCommandBody>;
-export type RegisterComputerParams = z.input<typeof C.RegisterComputerBody>;
-export type CommandResultParams = z.input<typeof C.CommandResultBody>;
+export type CommandParams = In<typeof C.QueueCommandBody>;
+/** `limit`: commands per page (1..200, default 20); `cursor`: where to start. */
+export interface ListCommandsParams {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+}
+export interface RegisterComputerParams extends In<typeof C.RegisterComputerBody> {}
+export interface CommandResultParams extends In<typeof C.CommandResultBody> {}

@@ -56,9 +56,9 @@ export type StandardWebhookHeaders = Headers | Record<string, string | string[] 
 
 export interface VerifyStandardWebhookOptions {
   /** How far `webhook-timestamp` may be from now, in seconds (default 300). Bounds replays. */
-  toleranceSeconds?: number;
+  toleranceSeconds?: number | undefined;
   /** The current time (default: now); for tests. */
-  now?: Date;
+  now?: Date | undefined;
 }
 
 function header(headers: StandardWebhookHeaders, name: string): string | undefined {

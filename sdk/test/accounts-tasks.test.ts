@@ -29,13 +29,13 @@ describe('accounts, minds, tasks, system', () => {
     assert.match(mind.mind_key, /^mk_/);
     const list = await user.minds.list();
     assert.deepEqual(
-      list.map((m) => [m.id, m.name, m.memory_count]),
+      list.data.map((m) => [m.id, m.name, m.memory_count]),
       [[mind.id, 'research', 0]],
     );
     const withKey = user.withOptions({ mindKey: mind.mind_key });
-    assert.deepEqual(await withKey.tasks.list(), []);
-    await user.minds.delete(mind.id);
-    assert.deepEqual(await user.minds.list(), []);
+    assert.deepEqual((await withKey.tasks.list()).data, []);
+    assert.equal(await user.minds.delete(mind.id), undefined, 'a 204: nothing to answer');
+    assert.deepEqual((await user.minds.list()).data, []);
     await assert.rejects(withKey.tasks.list(), UnauthorizedError);
   });
 
@@ -47,7 +47,7 @@ describe('accounts, minds, tasks, system', () => {
     assert.equal(task.due_at, '2026-12-01T00:00:00.000Z');
     const other = await client.tasks.create({ title: 'Second' });
     assert.deepEqual(
-      (await client.tasks.list()).map((t) => t.id),
+      (await client.tasks.list()).data.map((t) => t.id),
       [task.id, other.id],
     );
 
@@ -59,10 +59,10 @@ describe('accounts, minds, tasks, system', () => {
     assert.equal(done.status, 'done');
     assert.ok(done.completed_at);
     assert.deepEqual(
-      (await client.tasks.list({ status: 'done' })).map((t) => t.id),
+      (await client.tasks.list({ status: 'done' })).data.map((t) => t.id),
       [other.id],
     );
-    assert.equal((await client.tasks.list({ status: 'all' })).length, 2);
+    assert.equal((await client.tasks.list({ status: 'all' })).data.length, 2);
 
     assert.deepEqual(await client.tasks.delete(task.id), { deleted: true, id: task.id });
     await assert.rejects(client.tasks.get(task.id), NotFoundError);
@@ -79,7 +79,7 @@ describe('accounts, minds, tasks, system', () => {
     const health = await live.client.system.health();
     assert.equal(health.status, 'ok');
     const endpoints = await live.client.system.endpoints();
-    assert.ok(endpoints.some((e) => e.method === 'POST' && e.path === '/mind/task'));
+    assert.ok(endpoints.data.some((e) => e.method === 'POST' && e.path === '/mind/task'));
   });
 
   it('a client without credentials still reaches public routes; withOptions keeps the base URL', () => {

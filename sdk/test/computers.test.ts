@@ -36,8 +36,9 @@ describe('computers and the agent client', () => {
     assert.match(computer_token, /^ct_/);
     assert.equal(agent.computerToken, computer_token);
     const list = await client.computers.list();
+    assert.equal(list.hasNextPage(), false);
     assert.deepEqual(
-      list.map((c) => c.id),
+      list.data.map((c) => c.id),
       [computer_id],
     );
     const computer = await client.computers.get(computer_id);
@@ -70,7 +71,7 @@ describe('computers and the agent client', () => {
     await assert.rejects(agent.postResult(polled.command_id, { status: 'done' }), ConflictError);
     const recent = await client.computers.listCommands(computer_id, { limit: 5 });
     assert.deepEqual(
-      recent.map((c) => c.command_id),
+      recent.data.map((c) => c.command_id),
       [queued.command_id],
     );
   });
@@ -88,13 +89,13 @@ describe('computers and the agent client', () => {
       assert.ok(png instanceof Uint8Array);
       assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       // Listed without its bytes; fetched from its own route; every command walked page by page.
-      const [shot] = await client.computers.listCommands(computer_id, { limit: 1 });
+      const [shot] = (await client.computers.listCommands(computer_id, { limit: 1 })).data;
       assert.equal(shot?.type, 'screenshot');
       assert.equal(shot?.result?.screenshot_b64, undefined);
       assert.equal(shot?.result?.screenshot?.bytes, png.length);
       assert.deepEqual([...(await client.computers.commandScreenshot(computer_id, shot!.command_id))], [...png]);
       const walked = [];
-      for await (const command of client.computers.listAllCommands(computer_id, { limit: 1 })) walked.push(command.type);
+      for await (const command of client.computers.listCommands(computer_id, { limit: 1 })) walked.push(command.type);
       assert.deepEqual(walked, ['screenshot', 'click']);
     } finally {
       controller.abort();
@@ -118,8 +119,8 @@ describe('computers and the agent client', () => {
     assert.equal(disabled.status, 'disabled');
     const iterator = agent.commands({ wait: 0 });
     await assert.rejects(iterator.next(), UnauthorizedError);
-    await client.computers.delete(computer_id);
-    assert.deepEqual(await client.computers.list(), []);
+    assert.equal(await client.computers.delete(computer_id), undefined, 'a 204: nothing to answer');
+    assert.deepEqual((await client.computers.list()).data, []);
   });
 
   it('the commands iterator ends quietly when its signal aborts mid-poll', async () => {

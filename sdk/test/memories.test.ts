@@ -29,16 +29,17 @@ describe('memories, chat, scripts', () => {
 
     const hits = await client.memories.recall({ q: 'British', tags: ['spelling'] });
     assert.deepEqual(
-      hits.memories.map((m) => m.id),
+      hits.data.map((m) => m.id),
       [memory.id],
     );
-    assert.equal(typeof hits.memories[0].score, 'number');
+    assert.equal(typeof hits.data[0]?.score, 'number');
+    assert.equal(hits.hasNextPage(), false);
 
     const stats = await client.memories.stats();
     assert.equal(stats.total, 1);
     assert.equal(stats.by_category.preference, 1);
 
-    await client.memories.delete(memory.id);
+    assert.equal(await client.memories.delete(memory.id), undefined, 'a 204: nothing to answer');
     await assert.rejects(client.memories.get(memory.id), NotFoundError);
   });
 
@@ -49,7 +50,7 @@ describe('memories, chat, scripts', () => {
     assert.match(err.message, /identity, preference, fact, project, skill, mistake, context, note, credentials/);
   });
 
-  it('recallAll pages through every hit with the cursor', async () => {
+  it('the deprecated recallAll still pages through every hit with the cursor', async () => {
     const { client } = await live.account();
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await client.memories.store({ category: 'fact', content: `fact number ${i}` })).id);
@@ -93,7 +94,7 @@ describe('memories, chat, scripts', () => {
     assert.equal(reply.thread, 'ops');
     const messages = await client.chat.list({ thread: 'ops' });
     assert.deepEqual(
-      messages.map((m) => m.content),
+      messages.data.map((m) => m.content),
       ['Hello?', 'Hi.'],
     );
   });
@@ -103,13 +104,13 @@ describe('memories, chat, scripts', () => {
     const script = await client.scripts.create({ name: 'fetch-arxiv', language: 'python', content: 'print(1)' });
     await assert.rejects(client.scripts.create({ name: 'fetch-arxiv', content: '' }), ConflictError);
     assert.deepEqual(
-      (await client.scripts.list()).map((s) => s.id),
+      (await client.scripts.list()).data.map((s) => s.id),
       [script.id],
     );
     const updated = await client.scripts.update(script.id, { content: 'print(2)' });
     assert.equal(updated.content, 'print(2)');
     assert.equal((await client.scripts.get(script.id)).content, 'print(2)');
-    await client.scripts.delete(script.id);
-    assert.deepEqual(await client.scripts.list(), []);
+    assert.equal(await client.scripts.delete(script.id), undefined, 'a 204: nothing to answer');
+    assert.deepEqual((await client.scripts.list()).data, []);
   });
 });

@@ -1,33 +1,55 @@
-// The published form of the SDK: pack it, install the tarball with npm into a project outside the workspace,
-// type-check a consumer against the tarball's declarations, and run it (ESM and CJS) against a live service.
+// The published form of the SDK: pack it with the command docs/sdk.md gives, install the tarball into a
+// project outside the workspace next to its declared dependencies only, type-check a consumer against the
+// tarball's declarations with strict flags, and run it (ESM and CJS) against a live service.
+//
+// The install is offline: the tarball is unpacked as npm would, and each dependency its package.json
+// declares is linked from the workspace's installed copy once its version is checked to be the one
+// declared. Nothing else is reachable from the project, so a bundle that needed anything more would fail.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { startLiveServer, type LiveServer } from './live-server.js';
+import { type LiveServer, startLiveServer } from './live-server.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
+const sdk = join(root, 'sdk');
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
 const fixtures = join(import.meta.dirname, 'fixtures/consumer');
+const { version } = JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8')) as { version: string };
 
 describe('the packed SDK', { timeout: 300_000 }, () => {
   let live: LiveServer;
   let work: string;
   let project: string;
   let tarball: string;
+  let manifestText: string;
 
   before(async () => {
     live = await startLiveServer();
     work = mkdtempSync(join(tmpdir(), 'mindservice-sdk-pack-'));
-    // pnpm pack runs the prepack build (tsup) and applies publishConfig.
-    await run('pnpm', ['--filter', '@mindservice/sdk', 'pack', '--pack-destination', work], { cwd: root, timeout: 240_000 });
-    const [file] = readdirSync(work).filter((f) => f.endsWith('.tgz'));
-    assert.ok(file, 'pnpm pack wrote a tarball');
-    tarball = join(work, file);
+    // docs/sdk.md's command; pnpm pack runs the prepack build (tsup) and applies publishConfig.
+    await run('pnpm', ['--filter', '@mindservice/sdk', 'pack', '--pack-destination', 'sdk'], { cwd: root, timeout: 240_000 });
+    const packed = join(sdk, `mindservice-sdk-${version}.tgz`);
+    assert.ok(existsSync(packed), `the tarball is where the docs say: ${packed}`);
+    tarball = join(work, 'mindservice-sdk.tgz');
+    renameSync(packed, tarball);
+    manifestText = (await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout;
     project = join(work, 'consumer');
     cpSync(fixtures, project, { recursive: true });
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'sdk-consumer', private: true, version: '1.0.0' }));
@@ -37,40 +59,53 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('the tarball holds dist, the README and the licence only, and its package.json has no workspace links and points at dist', async () => {
+  it('the tarball holds dist, the README and the licence only', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n').sort();
-    assert.ok(files.includes('package/dist/index.js'));
-    assert.ok(files.includes('package/dist/index.cjs'));
-    assert.ok(files.includes('package/dist/index.d.ts'));
-    assert.ok(files.includes('package/dist/index.d.cts'));
+    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) assert.ok(files.includes(`package/dist/${file}`), file);
     const others = files.filter((f) => !f.startsWith('package/dist/'));
-    assert.deepEqual(
-      others.filter((f) => !['package/package.json', 'package/README.md', 'package/LICENSE'].includes(f)),
-      [],
-    );
-    assert.ok(others.includes('package/README.md'));
+    assert.deepEqual(others, ['package/LICENSE', 'package/README.md', 'package/package.json']);
+  });
 
-    const { stdout: manifest } = await run('tar', ['-xzOf', tarball, 'package/package.json']);
-    assert.doesNotMatch(manifest, /workspace:/);
-    const pkg = JSON.parse(manifest);
+  it('its package.json points at dist and depends on @ts-rest/core and zod only, naming nothing unpublished', async () => {
+    for (const name of ['@mindservice/contract', 'zod-to-openapi', 'openapi3-ts', 'yaml', 'workspace:']) {
+      assert.ok(!manifestText.includes(name), `the packed package.json mentions ${name}:\n${manifestText}`);
+    }
+    const pkg = JSON.parse(manifestText);
+    assert.equal(pkg.version, version);
     assert.equal(pkg.exports['.'].import.default, './dist/index.js');
     assert.equal(pkg.exports['.'].require.default, './dist/index.cjs');
     assert.equal(pkg.types, './dist/index.d.ts');
-    assert.equal(pkg.dependencies['@mindservice/contract'], undefined, 'the contract is bundled, not a dependency');
-    assert.deepEqual(Object.keys(pkg.dependencies).sort(), ['@asteasolutions/zod-to-openapi', '@ts-rest/core', 'zod']);
-    // The bundle must not import the contract at run time.
+    const sdkPkg = JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8'));
+    assert.deepEqual(pkg.dependencies, { '@ts-rest/core': sdkPkg.dependencies['@ts-rest/core'], zod: sdkPkg.dependencies.zod });
+    assert.equal(pkg.peerDependencies, undefined);
+    assert.equal(pkg.optionalDependencies, undefined);
+    // The bundle does not load the contract or zod-to-openapi at run time.
     const { stdout: esm } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js'], { maxBuffer: 16 * 1024 * 1024 });
-    assert.doesNotMatch(esm, /from ["']@mindservice\/contract["']/);
+    assert.doesNotMatch(esm, /from ["'](@mindservice\/contract|@asteasolutions\/zod-to-openapi|openapi3-ts|yaml)["']/);
   });
 
-  it('installs with npm outside the workspace, type-checks a consumer, and runs it as ESM and CJS', async () => {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: project, timeout: 180_000 });
-    const installed = JSON.parse(readFileSync(join(project, 'node_modules/@mindservice/sdk/package.json'), 'utf8'));
-    assert.equal(installed.name, '@mindservice/sdk');
+  it('installs outside the workspace, type-checks a strict consumer, and runs it as ESM and CJS', async () => {
+    const modules = join(project, 'node_modules');
+    const installed = join(modules, '@mindservice/sdk');
+    mkdirSync(installed, { recursive: true });
+    await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const [name, spec] of Object.entries(pkg.dependencies)) {
+      const source = realpathSync(join(sdk, 'node_modules', name));
+      const have = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')).version;
+      assert.equal(have, spec, `the workspace has ${name}@${spec}, as the package declares`);
+      mkdirSync(dirname(join(modules, name)), { recursive: true });
+      symlinkSync(source, join(modules, name), 'dir');
+    }
+    const consumerRequire = createRequire(join(project, 'package.json'));
+    assert.equal(consumerRequire.resolve('@mindservice/sdk'), realpathSync(join(installed, 'dist/index.cjs')));
+    for (const unpublished of ['@mindservice/contract', '@asteasolutions/zod-to-openapi']) {
+      assert.throws(() => consumerRequire.resolve(unpublished), `${unpublished} is out of the project's reach`);
+    }
 
-    // Type-check (and compile) against the tarball's declarations; @ts-expect-error in the consumer proves the
-    // types are real: with `any` types tsc would report the unused directive.
+    // The consumer's expect-error directives prove the types are real and the flags on: with `any` types,
+    // or without noUncheckedIndexedAccess, tsc would report an unused directive.
     try {
       await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, timeout: 120_000 });
     } catch (err) {
@@ -79,8 +114,24 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
     }
 
     const esm = await run(process.execPath, ['out/consumer.mjs', live.baseUrl], { cwd: project, timeout: 60_000 });
-    assert.deepEqual(JSON.parse(esm.stdout), { module: 'esm', title: 'from the tarball', listed: 1, notFound: true, signed: false });
+    assert.deepEqual(JSON.parse(esm.stdout), {
+      module: 'esm',
+      title: 'from the tarball',
+      titles: ['from the tarball', 'second', 'third'],
+      pages: [2, 1],
+      notFound: true,
+      signed: false,
+      isTasks: true,
+      readme: 'http://127.0.0.1:3000',
+    });
     const cjs = await run(process.execPath, ['out/consumer.cjs', live.baseUrl], { cwd: project, timeout: 60_000 });
-    assert.deepEqual(JSON.parse(cjs.stdout), { module: 'cjs', category: 'fact', unauthorized: true });
+    assert.deepEqual(JSON.parse(cjs.stdout), {
+      module: 'cjs',
+      category: 'fact',
+      recalled: 3,
+      isPage: true,
+      more: true,
+      unauthorized: true,
+    });
   });
 });

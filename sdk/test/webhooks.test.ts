@@ -47,8 +47,10 @@ describe('webhooks', () => {
     assert.equal('secret' in created, false);
     await assert.rejects(client.webhooks.create({ url: hook.url, events: '*', secret: 'a-long-secret' }), ConflictError);
 
-    const [listed] = await client.webhooks.list();
-    assert.equal(listed.id, created.id);
+    const webhooks = await client.webhooks.list();
+    assert.equal(webhooks.hasNextPage(), false);
+    const [listed] = webhooks.data;
+    assert.equal(listed?.id, created.id);
     assert.equal(listed.last_call, null);
     const updated = await client.webhooks.update(created.id, { events: 'memory.*' });
     assert.equal(updated.events, 'memory.*');
@@ -56,7 +58,7 @@ describe('webhooks', () => {
     await assert.rejects(client.webhooks.test(created.id), ConflictError);
     assert.equal((await client.webhooks.enable(created.id)).enabled, true);
     assert.equal((await client.webhooks.get(created.id)).events, 'memory.*');
-    await client.webhooks.delete(created.id);
+    assert.equal(await client.webhooks.delete(created.id), undefined, 'a 204: nothing to answer');
     await assert.rejects(client.webhooks.get(created.id), NotFoundError);
   });
 
@@ -84,10 +86,10 @@ describe('webhooks', () => {
     const { client } = await live.account();
     const webhook = await client.webhooks.create({ url: hook.url, events: 'task.created', secret: 'a-long-secret' });
     await client.tasks.create({ title: 'fires task.created' });
-    let deliveries = await client.webhooks.deliveries(webhook.id);
+    let deliveries = (await client.webhooks.deliveries(webhook.id)).data;
     for (let i = 0; i < 50 && deliveries[0]?.status !== 'succeeded'; i++) {
       await new Promise((r) => setTimeout(r, 100));
-      deliveries = await client.webhooks.deliveries(webhook.id, { limit: 10 });
+      deliveries = (await client.webhooks.deliveries(webhook.id, { limit: 10 })).data;
     }
     assert.equal(deliveries.length, 1);
     assert.equal(deliveries[0].event, 'task.created');

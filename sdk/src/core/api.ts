@@ -1,15 +1,15 @@
 // The ts-rest client of the contract, with the SDK's transport as its fetcher: paths, parameters, bodies and
-// response types all come from @mindservice/contract.
-import { contract, isIdempotent, type RouteMetadata } from '@mindservice/contract';
+// response types all come from the contract.
+import { contract, isIdempotent, type RouteMetadata } from '../contract.js';
 import { type ApiFetcherArgs, initClient } from '@ts-rest/core';
 import type { RequestOptions } from './options.js';
 import type { Transport } from './transport.js';
 
 /** Extra arguments every call of the ts-rest client accepts. */
 export interface CallArgs {
-  requestOptions?: RequestOptions;
+  requestOptions?: RequestOptions | undefined;
   /** A floor for the timeout (long polls). */
-  minTimeoutMs?: number;
+  minTimeoutMs?: number | undefined;
 }
 
 export function createApi(transport: Transport) {

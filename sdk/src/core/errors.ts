@@ -8,13 +8,13 @@ export interface ErrorDetail {
 }
 
 export interface ErrorInit {
-  statusCode?: number;
-  error?: string;
+  statusCode?: number | undefined;
+  error?: string | undefined;
   message: string;
-  docs?: string;
-  details?: ErrorDetail[];
-  requestId?: string;
-  headers?: Headers;
+  docs?: string | undefined;
+  details?: ErrorDetail[] | undefined;
+  requestId?: string | undefined;
+  headers?: Headers | undefined;
   body?: unknown;
   cause?: unknown;
 }

@@ -20,9 +20,9 @@ import {
 export type AuthKind = 'none' | 'jwt' | 'mindKey' | 'mindKeyOrJwt' | 'computerToken';
 
 export interface Credentials {
-  mindKey?: string;
-  jwt?: string;
-  computerToken?: string;
+  mindKey?: string | undefined;
+  jwt?: string | undefined;
+  computerToken?: string | undefined;
 }
 
 export interface TransportRequest {
@@ -34,14 +34,14 @@ export interface TransportRequest {
   body?: unknown;
   auth: AuthKind;
   /** For `mindKeyOrJwt` routes that need the human's JWT (verifying memories): send it when present. */
-  preferJwt?: boolean;
+  preferJwt?: boolean | undefined;
   /** The route's default; `options.idempotent` overrides it. */
   idempotent: boolean;
   /** `bytes` answers a Uint8Array (PNG screenshots). */
-  responseType?: 'json' | 'bytes';
+  responseType?: 'json' | 'bytes' | undefined;
   /** A floor for this call's timeout (long polls wait longer than the default). */
-  minTimeoutMs?: number;
-  options?: RequestOptions;
+  minTimeoutMs?: number | undefined;
+  options?: RequestOptions | undefined;
 }
 
 export interface TransportResponse {

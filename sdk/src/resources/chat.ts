@@ -1,7 +1,11 @@
 import { ok } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
+import { type PagePromise, paginate } from '../core/pagination.js';
 import type { ChatMessage, ListChatParams, PostChatParams } from '../types.js';
 import { Resource } from './resource.js';
+
+/** The service's page size for chat history; the SDK sends it, to know a full page when it sees one. */
+const DEFAULT_CHAT_PAGE = 50;
 
 /** Chat history of the client's mind (Mind Key). */
 export class Chat extends Resource {
@@ -10,8 +14,20 @@ export class Chat extends Resource {
     return ok(this.api.memories.postChatMessage({ body: params, requestOptions: options }));
   }
 
-  /** Messages of a thread, newest last; `before` (a message id) pages back. */
-  async list(params: ListChatParams = {}, options?: RequestOptions): Promise<ChatMessage[]> {
-    return (await ok(this.api.memories.listChatMessages({ query: params, requestOptions: options }))).messages;
+  /**
+   * Messages of a thread (`default` unless given), `limit` (default 50) a page. The first page holds the
+   * newest messages (or those older than `before`), each page the ones before it; within a page the
+   * oldest comes first. `for await (const m of client.chat.list())` walks back through the whole thread.
+   */
+  list(params: ListChatParams = {}, options?: RequestOptions): PagePromise<ChatMessage> {
+    const limit = params.limit ?? DEFAULT_CHAT_PAGE;
+    return paginate(async (next) => {
+      const before = next && 'before' in next ? next.before : params.before;
+      const query = { ...params, limit, before };
+      const { messages } = await ok(this.api.memories.listChatMessages({ query, requestOptions: options }));
+      // A full page may have older messages before it; a shorter one is the start of the thread.
+      const oldest = messages[0];
+      return { data: messages, next: oldest && messages.length >= limit ? { before: oldest.id } : null };
+    });
   }
 }

@@ -1,17 +1,27 @@
 import { ok, param } from '../core/api.js';
 import { TimeoutError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
+import { cursorFor, cursorPage, type PagePromise, paginate, singlePage } from '../core/pagination.js';
 import { sleep } from '../core/transport.js';
-import type { Command, CommandList, CommandParams, Computer, InstallCode, InstallCodeParams, QueuedCommand } from '../types.js';
+import type {
+  Command,
+  CommandList,
+  CommandParams,
+  Computer,
+  InstallCode,
+  InstallCodeParams,
+  ListCommandsParams,
+  QueuedCommand,
+} from '../types.js';
 import { Resource } from './resource.js';
 
 export interface RunOptions extends RequestOptions {
   /** Wait until the command is finished (default true); false answers the command as queued. */
-  waitForResult?: boolean;
+  waitForResult?: boolean | undefined;
   /** How often to read the command while waiting, in ms (default 250). */
-  pollIntervalMs?: number;
+  pollIntervalMs?: number | undefined;
   /** How long to wait for the result, in ms (default 60000); then TimeoutError. */
-  resultTimeoutMs?: number;
+  resultTimeoutMs?: number | undefined;
 }
 
 /** States a command does not leave. */
@@ -26,8 +36,9 @@ export class Computers extends Resource {
     return ok(this.api.computers.createInstallCode({ body: params, requestOptions: options }));
   }
 
-  async list(options?: RequestOptions): Promise<Computer[]> {
-    return (await ok(this.api.computers.listComputers({ requestOptions: options }))).computers;
+  /** Every computer the credential reaches, as a single page (the service does not page them). */
+  list(options?: RequestOptions): PagePromise<Computer> {
+    return paginate(async () => singlePage((await ok(this.api.computers.listComputers({ requestOptions: options }))).computers));
   }
 
   async get(computerId: string, options?: RequestOptions): Promise<Computer> {
@@ -60,34 +71,27 @@ export class Computers extends Resource {
   }
 
   /**
-   * Recent commands of the computer, newest first (one page: `limit` 1..200, default 20). A screenshot's
-   * result has `screenshot: {bytes, url}` instead of its bytes: see `commandScreenshot`.
+   * The computer's commands, newest first, `limit` (default 20) a page. `await` it for the first page;
+   * `for await` walks them all. A screenshot's result has `screenshot: {bytes, url}` instead of its
+   * bytes: see `commandScreenshot`.
    */
-  async listCommands(computerId: string, params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<Command[]> {
-    return (await this.listCommandsPage(computerId, params, options)).commands;
+  listCommands(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): PagePromise<Command> {
+    return paginate(async (next) => {
+      const query = { ...params, cursor: cursorFor(next, params.cursor) };
+      const path = { id: param('computerId', computerId) };
+      const body = await ok(this.api.computers.listCommands({ params: path, query, requestOptions: options }));
+      return cursorPage(body.commands, body.next_cursor);
+    });
   }
 
-  /** One page of commands, newest first; pass `next_cursor` as `cursor` for the next (null on the last). */
-  async listCommandsPage(
-    computerId: string,
-    params: { limit?: number; cursor?: string } = {},
-    options?: RequestOptions,
-  ): Promise<CommandList> {
+  /** @deprecated Use `listCommands()`: its pages are this answer's `data` and `nextPageParams()`. */
+  async listCommandsPage(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): Promise<CommandList> {
     return ok(this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }));
   }
 
-  /** Every command of the computer, newest first, page after page. */
-  async *listAllCommands(
-    computerId: string,
-    params: { limit?: number } = {},
-    options?: RequestOptions,
-  ): AsyncGenerator<Command, void, undefined> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listCommandsPage(computerId, { ...params, cursor }, options);
-      yield* page.commands;
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+  /** @deprecated Use `listCommands()`, which `for await` walks the same way. */
+  listAllCommands(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): PagePromise<Command> {
+    return this.listCommands(computerId, params, options);
   }
 
   /** The PNG a finished command carried (`result.screenshot.url`), as bytes; NotFoundError when it has none. */
@@ -125,6 +129,7 @@ export class Computers extends Resource {
     return ok(this.api.computers.disableComputer({ params: { id: param('computerId', computerId) }, requestOptions: options }));
   }
 
+  /** Deletes the computer; the service answers 204, so this resolves with nothing. */
   async delete(computerId: string, options?: RequestOptions): Promise<void> {
     await ok(this.api.computers.deleteComputer({ params: { id: param('computerId', computerId) }, requestOptions: options }));
   }

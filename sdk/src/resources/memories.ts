@@ -1,5 +1,6 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
+import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
 import type {
   ExportMindParams,
   ImportMindParams,
@@ -9,7 +10,6 @@ import type {
   MindExport,
   RecallHit,
   RecallParams,
-  RecallResult,
   StoreMemoryParams,
   UpdateMemoryParams,
 } from '../types.js';
@@ -24,19 +24,21 @@ export class Memories extends Resource {
     return ok(this.api.memories.storeMemory({ body: params, requestOptions: options }));
   }
 
-  /** One page of ranked search results; pass `next_cursor` as `cursor` for the next. */
-  async recall(params: RecallParams = {}, options?: RequestOptions): Promise<RecallResult> {
-    return ok(this.api.memories.recallMemories({ query: { ...params, verified: flag(params.verified) }, requestOptions: options }));
+  /**
+   * Ranked search, `limit` (default 20) hits a page. `await` it for the first page;
+   * `for await (const hit of client.memories.recall({ q }))` walks every hit of every page.
+   */
+  recall(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
+    return paginate(async (next) => {
+      const query = { ...params, verified: flag(params.verified), cursor: cursorFor(next, params.cursor) };
+      const body = await ok(this.api.memories.recallMemories({ query, requestOptions: options }));
+      return cursorPage(body.memories, body.next_cursor);
+    });
   }
 
-  /** Every hit of a search, page after page: `for await (const m of client.memories.recallAll({ q }))`. */
-  async *recallAll(params: RecallParams = {}, options?: RequestOptions): AsyncGenerator<RecallHit, void, undefined> {
-    let cursor = params.cursor;
-    do {
-      const page = await this.recall({ ...params, cursor }, options);
-      yield* page.memories;
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+  /** @deprecated Use `recall()`, which `for await` walks the same way. */
+  recallAll(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
+    return this.recall(params, options);
   }
 
   async get(memoryId: string, options?: RequestOptions): Promise<Memory> {
@@ -47,6 +49,7 @@ export class Memories extends Resource {
     return ok(this.api.memories.updateMemory({ params: { id: param('memoryId', memoryId) }, body: params, requestOptions: options }));
   }
 
+  /** Deletes the memory; the service answers 204, so this resolves with nothing. */
   async delete(memoryId: string, options?: RequestOptions): Promise<void> {
     await ok(this.api.memories.deleteMemory({ params: { id: param('memoryId', memoryId) }, requestOptions: options }));
   }

@@ -1,27 +1,25 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import type { CreateScriptParams, Script, UpdateScriptParams } from '../types.js';
+import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import type { CreateScriptParams, ListScriptsParams, Script, ScriptList, UpdateScriptParams } from '../types.js';
 import { Resource } from './resource.js';
 
 /** Scripts kept in the client's mind (Mind Key); names are unique within the mind. */
 export class Scripts extends Resource {
-  /** Every script of the mind by name, following the pages (100 a page). */
-  async list(options?: RequestOptions): Promise<Script[]> {
-    const scripts: Script[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.listPage({ cursor }, options);
-      scripts.push(...page.scripts);
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
-    return scripts;
+  /**
+   * Scripts of the mind by name, `limit` (default 100) a page. `await` it for the first page;
+   * `for await (const script of client.scripts.list())` walks every script.
+   */
+  list(params: ListScriptsParams = {}, options?: RequestOptions): PagePromise<Script> {
+    return paginate(async (next) => {
+      const query = { ...params, cursor: cursorFor(next, params.cursor) };
+      const body = await ok(this.api.memories.listScripts({ query, requestOptions: options }));
+      return cursorPage(body.scripts, body.next_cursor);
+    });
   }
 
-  /** One page of scripts by name (`limit` 1..100, default 100); pass `next_cursor` as `cursor` for the next. */
-  async listPage(
-    params: { limit?: number; cursor?: string } = {},
-    options?: RequestOptions,
-  ): Promise<{ scripts: Script[]; next_cursor: string | null }> {
+  /** @deprecated Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
+  async listPage(params: ListScriptsParams = {}, options?: RequestOptions): Promise<ScriptList> {
     return ok(this.api.memories.listScripts({ query: params, requestOptions: options }));
   }
 
@@ -37,6 +35,7 @@ export class Scripts extends Resource {
     return ok(this.api.memories.updateScript({ params: { id: param('scriptId', scriptId) }, body: params, requestOptions: options }));
   }
 
+  /** Deletes the script; the service answers 204, so this resolves with nothing. */
   async delete(scriptId: string, options?: RequestOptions): Promise<void> {
     await ok(this.api.memories.deleteScript({ params: { id: param('scriptId', scriptId) }, requestOptions: options }));
   }

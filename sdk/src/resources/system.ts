@@ -1,5 +1,6 @@
 import { ok } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
+import { type PagePromise, paginate, singlePage } from '../core/pagination.js';
 import type { EndpointInfo, Health } from '../types.js';
 import { Resource } from './resource.js';
 
@@ -10,7 +11,8 @@ export class System extends Resource {
     return ok(this.api.system.health({ requestOptions: options }));
   }
 
-  async endpoints(options?: RequestOptions): Promise<EndpointInfo[]> {
-    return (await ok(this.api.system.listEndpoints({ requestOptions: options }))).endpoints;
+  /** Every route of the service, as a single page. */
+  endpoints(options?: RequestOptions): PagePromise<EndpointInfo> {
+    return paginate(async () => singlePage((await ok(this.api.system.listEndpoints({ requestOptions: options }))).endpoints));
   }
 }

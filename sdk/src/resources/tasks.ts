@@ -1,33 +1,32 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
+import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
 import type { CreateTaskParams, DeletedTask, ListTasksParams, Task, TaskList, UpdateTaskParams } from '../types.js';
 import { Resource } from './resource.js';
 
 /** Tasks of the client's mind (Mind Key). */
 export class Tasks extends Resource {
   /**
-   * Open tasks (`pending`, `in_progress`) unless `status` says otherwise (`all` for every task):
-   * every page from `cursor` on (the start without one), fetched `limit` (default 100) at a time.
+   * Open tasks (`pending`, `in_progress`) unless `status` says otherwise (`all` for every task), `limit`
+   * (default 100) a page. `await` it for the first page; `for await (const task of client.tasks.list())`
+   * walks every task of every page.
    */
-  async list(params: ListTasksParams = {}, options?: RequestOptions): Promise<Task[]> {
-    const tasks: Task[] = [];
-    for await (const task of this.listAll(params, options)) tasks.push(task);
-    return tasks;
+  list(params: ListTasksParams = {}, options?: RequestOptions): PagePromise<Task> {
+    return paginate(async (next) => {
+      const query = { ...params, cursor: cursorFor(next, params.cursor) };
+      const body = await ok(this.api.tasks.listTasks({ query, requestOptions: options }));
+      return cursorPage(body.tasks, body.next_cursor);
+    });
   }
 
-  /** One page of the list; pass `next_cursor` as `cursor` for the next (null: the last page). */
+  /** @deprecated Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
   async listPage(params: ListTasksParams = {}, options?: RequestOptions): Promise<TaskList> {
     return ok(this.api.tasks.listTasks({ query: params, requestOptions: options }));
   }
 
-  /** Every task of the list, page after page: `for await (const t of client.tasks.listAll())`. */
-  async *listAll(params: ListTasksParams = {}, options?: RequestOptions): AsyncGenerator<Task, void, undefined> {
-    let cursor = params.cursor;
-    do {
-      const page = await this.listPage({ ...params, cursor }, options);
-      yield* page.tasks;
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor);
+  /** @deprecated Use `list()`, which `for await` walks the same way. */
+  listAll(params: ListTasksParams = {}, options?: RequestOptions): PagePromise<Task> {
+    return this.list(params, options);
   }
 
   /** Creates a `pending` task. Not retried unless `idempotent`. */
@@ -49,6 +48,7 @@ export class Tasks extends Resource {
     return ok(this.api.tasks.completeTask({ params: { id: param('taskId', taskId) }, requestOptions: options }));
   }
 
+  /** Deletes the task; the service confirms with `{ deleted: true, id }`. */
   async delete(taskId: string, options?: RequestOptions): Promise<DeletedTask> {
     return ok(this.api.tasks.deleteTask({ params: { id: param('taskId', taskId) }, requestOptions: options }));
   }

@@ -1,6 +1,15 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import type { CreatedWebhook, CreateWebhookParams, Delivery, UpdateWebhookParams, Webhook, WebhookTestResult } from '../types.js';
+import { type PagePromise, paginate, singlePage } from '../core/pagination.js';
+import type {
+  CreatedWebhook,
+  CreateWebhookParams,
+  Delivery,
+  ListDeliveriesParams,
+  UpdateWebhookParams,
+  Webhook,
+  WebhookTestResult,
+} from '../types.js';
 import { Resource } from './resource.js';
 
 /** Webhooks of the client's mind (Mind Key). Verify deliveries with verifyWebhookSignature. */
@@ -10,8 +19,9 @@ export class Webhooks extends Resource {
     return ok(this.api.webhooks.createWebhook({ body: params, requestOptions: options }));
   }
 
-  async list(options?: RequestOptions): Promise<Webhook[]> {
-    return ok(this.api.webhooks.listWebhooks({ requestOptions: options }));
+  /** Every webhook of the mind, as a single page (the service does not page them). */
+  list(options?: RequestOptions): PagePromise<Webhook> {
+    return paginate(async () => singlePage(await ok(this.api.webhooks.listWebhooks({ requestOptions: options }))));
   }
 
   async get(webhookId: string, options?: RequestOptions): Promise<Webhook> {
@@ -35,16 +45,18 @@ export class Webhooks extends Resource {
     return ok(this.api.webhooks.testWebhook({ params: { id: param('webhookId', webhookId) }, requestOptions: options }));
   }
 
+  /** Deletes the webhook; the service answers 204, so this resolves with nothing. */
   async delete(webhookId: string, options?: RequestOptions): Promise<void> {
     await ok(this.api.webhooks.deleteWebhook({ params: { id: param('webhookId', webhookId) }, requestOptions: options }));
   }
 
-  /** Recent deliveries, newest first, each with its attempts. */
-  async deliveries(webhookId: string, params: { limit?: number } = {}, options?: RequestOptions): Promise<Delivery[]> {
-    const body = await ok(
-      this.api.webhooks.listDeliveries({ params: { id: param('webhookId', webhookId) }, query: params, requestOptions: options }),
-    );
-    return body.deliveries;
+  /** The `limit` (default 50) most recent deliveries, newest first, each with its attempts: a single page. */
+  deliveries(webhookId: string, params: ListDeliveriesParams = {}, options?: RequestOptions): PagePromise<Delivery> {
+    return paginate(async () => {
+      const path = { id: param('webhookId', webhookId) };
+      const body = await ok(this.api.webhooks.listDeliveries({ params: path, query: params, requestOptions: options }));
+      return singlePage(body.deliveries);
+    });
   }
 
   /** Queues the delivery's event again for this webhook, as a new delivery. */
