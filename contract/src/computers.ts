@@ -331,7 +331,7 @@ export const computersContract = c.router(
       description:
         'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
       query: z.object({ wait: QueryInteger(0, 60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
-      responses: { 200: PollResult, ...errors(400), ...credentialErrors },
+      responses: { 200: PollResult, ...errors(400, 403), ...credentialErrors },
       metadata: agent,
     },
     postCommandResult: {
@@ -346,7 +346,7 @@ export const computersContract = c.router(
         200: z
           .object({ command_id: Id('Command'), status: CommandStatus })
           .openapi('CommandResultAck', { example: { command_id: '9d2e4b7a-3c1f-4e8d-a6b5-0f1e2d3c4b5a', status: 'done' } }),
-        ...errors(404, 409),
+        ...errors(403, 404, 409),
         ...credentialErrors,
         ...bodyErrors,
       },

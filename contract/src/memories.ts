@@ -143,13 +143,11 @@ export const RecallResult = z
 
 export const MemoryStats = z
   .object({
-    total: z.number().int().openapi({ description: 'Memories recall lists.', example: 42 }),
-    by_category: z
-      .record(z.number().int())
-      .openapi({
-        description: 'Memories per category; categories without any are left out.',
-        example: { fact: 20, preference: 12, project: 10 },
-      }),
+    total: z.number().int().openapi({ description: 'Memories of the mind, of every category.', example: 42 }),
+    by_category: z.record(z.number().int()).openapi({
+      description: 'Memories per category; categories without any are left out.',
+      example: { fact: 20, preference: 12, project: 10 },
+    }),
     verified: z.number().int().openapi({ description: 'Memories verified by the owning human.', example: 7 }),
     last_activity: NullableTimestamp('Latest memory change', '2026-11-23T08:15:03.481Z'),
   })
