@@ -294,3 +294,5 @@ function liftParameterDescriptions(document: Document) {
     }
   }
 }
+
+export { type BadRequest, badRequestOf, ERROR_MESSAGES } from './examples.js';
