@@ -1,13 +1,21 @@
 import { bodyErrors, c, errors, Id, meta, NonBlank, routerOptions, Timestamp } from './common.js';
 import { z } from './zod.js';
 
+/**
+ * The address the document's register and login examples use: not the quickstart's (ada@example.com),
+ * so trying POST /register in Swagger UI after the quickstart creates an account (a second try is the 409).
+ */
+export const EXAMPLE_EMAIL = 'new-user@example.com';
+const EXAMPLE_JWT =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwYjZmNWE2Mi0zZjVlLTRlOGUtOWE1Mi0yYzdkM2YzZjFhMTAiLCJpYXQiOjE3OTUzMTE1ODIsImV4cCI6MTc5NTkxNjM4Mn0.8PI2swCPv-yHL5VBdZ6OjD_r0y-YGjKikTlEAuPL86E';
+
 /** The addresses zod's `email()` accepts, as a pattern the document can state. */
 const EMAIL = /^\s*(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}\s*$/;
 
 export const User = z
   .object({
     id: Id('User'),
-    email: z.string().openapi({ example: 'ada@example.com' }),
+    email: z.string().openapi({ example: EXAMPLE_EMAIL }),
     display_name: z.string().nullable().openapi({ description: 'Name shown to people, or null.', example: 'Ada' }),
     created_at: Timestamp('When the account was created'),
   })
@@ -16,7 +24,9 @@ export type User = z.infer<typeof User>;
 
 export const AuthResponse = z
   .object({
-    jwt: z.string().openapi({ description: 'Account token (HS256, valid 7 days). Send as `Authorization: Bearer <jwt>`.' }),
+    jwt: z
+      .string()
+      .openapi({ description: 'Account token (HS256, valid 7 days). Send as `Authorization: Bearer <jwt>`.', example: EXAMPLE_JWT }),
     user: User,
   })
   .openapi('AuthResponse');
@@ -33,7 +43,7 @@ export const RegisterBody = z
       .openapi({
         format: 'email',
         description: 'An email address (as zod reads one: `name@example.com`); unique regardless of letter case.',
-        example: 'ada@example.com',
+        example: EXAMPLE_EMAIL,
       }),
     password: z
       .string()
@@ -46,7 +56,7 @@ export type RegisterBody = z.infer<typeof RegisterBody>;
 
 export const LoginBody = z
   .object({
-    email: NonBlank(254).openapi({ example: 'ada@example.com' }),
+    email: NonBlank(254).openapi({ example: EXAMPLE_EMAIL }),
     password: z.string().min(1).openapi({ example: 'correct horse battery' }),
   })
   .openapi('LoginBody');

@@ -34,10 +34,13 @@ export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadat
   extra?: E,
 ) => ({ auth, tag, ...(extra as E) }) satisfies RouteMetadata<A>;
 
+/** Where the 401 points (the server writes its MIND_PUBLIC_URL first; this is the default one). */
+export const EXAMPLE_AUTH_DOCS_URL = 'http://127.0.0.1:3000/docs/getting-started/authentication';
+
 export const ErrorDetail = z
   .object({
-    path: z.string().openapi({ description: 'Where the problem is, e.g. `body.title` or `query.status`.' }),
-    message: z.string().openapi({ description: 'What is wrong with it.' }),
+    path: z.string().openapi({ description: 'Where the problem is, e.g. `body.title` or `query.status`.', example: 'body.title' }),
+    message: z.string().openapi({ description: 'What is wrong with it.', example: 'is required' }),
   })
   .openapi('ErrorDetail');
 
@@ -45,8 +48,11 @@ export const ErrorObject = z
   .object({
     statusCode: z.number().int().openapi({ description: 'HTTP status.', example: 400 }),
     error: z.string().openapi({ description: 'HTTP status name.', example: 'Bad Request' }),
-    message: z.string().openapi({ description: 'What went wrong and what to fix.', example: 'body.title: Required' }),
-    docs: z.string().optional().openapi({ description: 'URL of related documentation, when there is one.' }),
+    message: z.string().openapi({ description: 'What went wrong and what to fix.', example: 'body.title: is required' }),
+    docs: z
+      .string()
+      .optional()
+      .openapi({ description: 'URL of related documentation, when there is one.', example: EXAMPLE_AUTH_DOCS_URL }),
     details: z.array(ErrorDetail).optional().openapi({ description: 'One entry per invalid field, for validation errors.' }),
   })
   .openapi('Error', { description: 'Every error the service answers has this shape.' });
@@ -94,11 +100,12 @@ export const Id = (what: string) =>
   z.string().openapi({ description: `${what} id (UUID).`, example: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10' });
 export const Timestamp = (what: string) =>
   z.string().openapi({ description: `${what} (ISO 8601, UTC).`, example: '2026-11-22T01:29:42.123Z' });
-export const NullableTimestamp = (what: string) =>
+/** `example`: what the document shows (null unless a time fits the example better). */
+export const NullableTimestamp = (what: string, example: string | null = null) =>
   z
     .string()
     .nullable()
-    .openapi({ description: `${what} (ISO 8601, UTC), or null.`, example: null });
+    .openapi({ description: `${what} (ISO 8601, UTC), or null.`, example });
 
 export const IdParams = (what: string) => z.object({ id: Id(what) });
 

@@ -116,13 +116,15 @@ export const CommandStatus = z.enum(['queued', 'sent', 'done', 'failed', 'expire
 });
 export type CommandStatus = z.infer<typeof CommandStatus>;
 
+const SCREENSHOT_URL_EXAMPLE = '/computers/3f0c8a1e-5b7d-4c2f-9e6a-1d0b2c3e4f5a/commands/9d2e4b7a-3c1f-4e8d-a6b5-0f1e2d3c4b5a/screenshot';
+
 /** Where a command's screenshot is: its size and the route that answers the PNG. */
 export const ScreenshotRef = z
   .object({
-    bytes: z.number().int().openapi({ description: 'Size of the PNG in bytes.' }),
+    bytes: z.number().int().openapi({ description: 'Size of the PNG in bytes.', example: 254_211 }),
     url: z.string().openapi({
       description: 'The route that answers the PNG (`image/png`), relative to the service.',
-      example: '/computers/3f0c.../commands/9d2e.../screenshot',
+      example: SCREENSHOT_URL_EXAMPLE,
     }),
   })
   .openapi('ScreenshotRef');
@@ -146,31 +148,50 @@ export const CommandResult = z
   .openapi('CommandResult', {
     description:
       "What the agent posted (free-form). A screenshot has `width`, `height` and `screenshot: {bytes, url}` (the name `screenshot` is the service's). The rest of a result is at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`).",
-    example: { width: 1920, height: 1080, screenshot: { bytes: 254_211, url: '/computers/3f0c.../commands/9d2e.../screenshot' } },
+    example: { width: 1920, height: 1080, screenshot: { bytes: 254_211, url: SCREENSHOT_URL_EXAMPLE } },
   });
 export type CommandResult = z.infer<typeof CommandResult>;
+
+const Payload = z.record(z.unknown()).openapi({ description: "The type's payload (see QueueCommandBody).", example: { x: 640, y: 360 } });
 
 export const Command = z
   .object({
     command_id: Id('Command'),
     computer_id: Id('Computer'),
     type: CommandType,
-    payload: z.record(z.unknown()),
+    payload: Payload,
     status: CommandStatus,
     result: CommandResult.nullable(),
-    error: z.string().nullable(),
-    attempts: z.number().int().openapi({ description: 'How often the command was handed to the agent.' }),
+    error: z.string().nullable().openapi({ description: 'Why it failed or expired; null otherwise.', example: null }),
+    attempts: z.number().int().openapi({ description: 'How often the command was handed to the agent.', example: 1 }),
     created_at: Timestamp('When it was queued'),
-    sent_at: NullableTimestamp('When it was handed to the agent'),
-    completed_at: NullableTimestamp('When it finished'),
+    sent_at: NullableTimestamp('When it was handed to the agent', '2026-11-22T01:29:43.020Z'),
+    completed_at: NullableTimestamp('When it finished', '2026-11-22T01:29:43.318Z'),
   })
-  .openapi('Command');
+  .openapi('Command', {
+    example: {
+      command_id: '9d2e4b7a-3c1f-4e8d-a6b5-0f1e2d3c4b5a',
+      computer_id: '3f0c8a1e-5b7d-4c2f-9e6a-1d0b2c3e4f5a',
+      type: 'click',
+      payload: { x: 640, y: 360 },
+      status: 'done',
+      result: { ok: true, duration_ms: 12 },
+      error: null,
+      attempts: 1,
+      created_at: '2026-11-22T01:29:42.123Z',
+      sent_at: '2026-11-22T01:29:43.020Z',
+      completed_at: '2026-11-22T01:29:43.318Z',
+    },
+  });
 export type Command = z.infer<typeof Command>;
 
 export const CommandList = z
   .object({
     commands: z.array(Command),
-    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+    next_cursor: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: 'YzEwNDI' }),
   })
   .openapi('CommandList');
 export type CommandList = z.infer<typeof CommandList>;
@@ -184,10 +205,13 @@ export const Computer = z
     platform: z.string().openapi({ example: 'linux' }),
     platform_release: z.string().openapi({ example: '6.1.0-28-amd64' }),
     python: z.string().openapi({ description: 'Runtime version of the agent.', example: 'node v20.20.2' }),
-    status: z.enum(['active', 'disabled']),
-    online: z.boolean().openapi({ description: 'Polling now or within the last 90 seconds.' }),
-    last_seen_at: NullableTimestamp('Last poll or result'),
-    mind_id: z.string().nullable().openapi({ description: "The mind it belongs to, when registered with a Mind Key's install code." }),
+    status: z.enum(['active', 'disabled']).openapi({ description: 'A disabled computer takes no commands; its token is revoked.' }),
+    online: z.boolean().openapi({ description: 'Polling now or within the last 90 seconds.', example: true }),
+    last_seen_at: NullableTimestamp('Last poll or result', '2026-11-22T01:31:05.377Z'),
+    mind_id: z.string().nullable().openapi({
+      description: "The mind it belongs to, when registered with a Mind Key's install code (or a JWT's `mind_id`).",
+      example: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10',
+    }),
     created_at: Timestamp('When it registered'),
   })
   .openapi('Computer');
@@ -196,7 +220,10 @@ export type Computer = z.infer<typeof Computer>;
 export const InstallCodeBody = z
   .object({
     computer_name: NonBlank(200).optional().openapi({ example: 'office-desktop' }),
-    mind_id: z.string().optional().openapi({ description: 'With a JWT: tie the computer to one of your minds.' }),
+    mind_id: z
+      .string()
+      .optional()
+      .openapi({ description: 'With a JWT: tie the computer to one of your minds.', example: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10' }),
   })
   .openapi('InstallCodeBody');
 export const InstallCode = z
@@ -214,22 +241,36 @@ export const RegisterComputerBody = z
       description: 'An install code from POST /computers/install-code; unknown, expired or used codes are 400.',
       example: 'K7QM-4XHP',
     }),
-    computer_name: NonBlank(200),
-    platform: NonBlank(200),
-    platform_release: z.string().trim().max(200),
-    python: z.string().trim().max(200).openapi({ description: "The agent runtime's version (the field keeps the spec's name)." }),
+    computer_name: NonBlank(200).openapi({ example: 'office-desktop' }),
+    platform: NonBlank(200).openapi({ example: 'linux' }),
+    platform_release: z.string().trim().max(200).openapi({ example: '6.1.0-28-amd64' }),
+    python: z
+      .string()
+      .trim()
+      .max(200)
+      .openapi({ description: "The agent runtime's version (the field keeps the spec's name).", example: 'node v20.20.2' }),
   })
   .openapi('RegisterComputerBody');
 export const RegisteredComputer = z
   .object({
     computer_id: Id('Computer'),
-    computer_token: z.string().openapi({ description: 'The Computer Token (`ct_...`), shown only once.' }),
+    computer_token: z.string().openapi({
+      description: 'The Computer Token (`ct_...`), shown only once.',
+      example: 'ct_Vb3Jq9Xw2Lm5Rt8Yp1Zs4Kd7Hg0Nf6Ca2Ue9Io3QxW',
+    }),
   })
   .openapi('RegisteredComputer');
 
 export const PolledCommand = z
-  .object({ command_id: Id('Command'), type: CommandType, payload: z.record(z.unknown()), created_at: Timestamp('When it was queued') })
-  .openapi('PolledCommand');
+  .object({ command_id: Id('Command'), type: CommandType, payload: Payload, created_at: Timestamp('When it was queued') })
+  .openapi('PolledCommand', {
+    example: {
+      command_id: '9d2e4b7a-3c1f-4e8d-a6b5-0f1e2d3c4b5a',
+      type: 'click',
+      payload: { x: 640, y: 360 },
+      created_at: '2026-11-22T01:29:42.123Z',
+    },
+  });
 export type PolledCommand = z.infer<typeof PolledCommand>;
 export const PollResult = z.object({ commands: z.array(PolledCommand) }).openapi('PollResult');
 export type PollResult = z.infer<typeof PollResult>;
@@ -245,9 +286,9 @@ export const CommandResultBody = z
           "Any JSON object (no string in it may hold U+0000, nested at most 64 levels); a screenshot's result must have `screenshot_b64`, the PNG as base64.",
         example: { ok: true, duration_ms: 12 },
       }),
-    error: z.string().max(10_000).optional(),
+    error: z.string().max(10_000).optional().openapi({ description: 'With `failed`: what went wrong.', example: 'cannot open display :0' }),
   })
-  .openapi('CommandResultBody');
+  .openapi('CommandResultBody', { example: { status: 'done', result: { ok: true, duration_ms: 12 } } });
 
 const ComputerParams = z.object({ id: Id('Computer') });
 const CommandParams = z.object({ id: Id('Computer'), cid: Id('Command') });
@@ -290,7 +331,7 @@ export const computersContract = c.router(
       description:
         'Answers at once when commands are queued, else as soon as one is queued during the wait, else empty after `wait` seconds. Answered commands are `sent`. A newer poll ends an older one with an empty answer.',
       query: z.object({ wait: QueryInteger(0, 60).optional().openapi({ description: 'Seconds, 0..60, default 25.' }) }),
-      responses: { 200: PollResult, ...errors(400), ...credentialErrors },
+      responses: { 200: PollResult, ...errors(400, 403), ...credentialErrors },
       metadata: agent,
     },
     postCommandResult: {
@@ -302,8 +343,10 @@ export const computersContract = c.router(
       pathParams: z.object({ cid: Id('Command') }),
       body: CommandResultBody,
       responses: {
-        200: z.object({ command_id: Id('Command'), status: CommandStatus }).openapi('CommandResultAck'),
-        ...errors(404, 409),
+        200: z
+          .object({ command_id: Id('Command'), status: CommandStatus })
+          .openapi('CommandResultAck', { example: { command_id: '9d2e4b7a-3c1f-4e8d-a6b5-0f1e2d3c4b5a', status: 'done' } }),
+        ...errors(403, 404, 409),
         ...credentialErrors,
         ...bodyErrors,
       },

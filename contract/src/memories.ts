@@ -39,7 +39,10 @@ export const MemoryCategory = z
   .enum(MEMORY_CATEGORIES, {
     errorMap: () => ({ message: `must be one of: ${MEMORY_CATEGORIES.join(', ')}` }),
   })
-  .openapi('MemoryCategory', { description: '`credentials` memories are encrypted at rest and never searched by full text.' });
+  .openapi('MemoryCategory', {
+    description: '`credentials` memories are encrypted at rest and never searched by full text.',
+    example: 'preference',
+  });
 export type MemoryCategory = z.infer<typeof MemoryCategory>;
 
 const Tag = NonBlank(100);
@@ -54,8 +57,11 @@ export const Memory = z
     category: MemoryCategory,
     key: z.string().nullable().openapi({ description: 'Optional name, unique within the mind and category.', example: 'writing-style' }),
     content: z.string().openapi({ example: 'Prefers short sentences and British spelling.' }),
-    tags: z.array(z.string()).max(50),
-    verified: z.boolean().openapi({ description: 'Confirmed by the owning human (JWT only).' }),
+    tags: z
+      .array(z.string())
+      .max(50)
+      .openapi({ example: ['writing', 'style'] }),
+    verified: z.boolean().openapi({ description: 'Confirmed by the owning human (JWT only).', example: false }),
     verified_at: NullableTimestamp('When it was verified'),
     source: z.string().nullable().openapi({ description: 'Where the memory came from.', example: 'chat 2026-11-20' }),
     created_at: Timestamp('When it was stored'),
@@ -70,7 +76,7 @@ export const StoreMemoryBody = z
     key: NonBlank(200).optional().openapi({ example: 'writing-style' }),
     content: z.string().min(1).max(65536).openapi({ example: 'Prefers short sentences and British spelling.' }),
     tags: Tags.optional(),
-    source: z.string().max(200).optional(),
+    source: z.string().max(200).optional().openapi({ example: 'chat 2026-11-20' }),
   })
   .openapi('StoreMemoryBody');
 export type StoreMemoryBody = z.infer<typeof StoreMemoryBody>;
@@ -78,16 +84,19 @@ export type StoreMemoryBody = z.infer<typeof StoreMemoryBody>;
 export const UpdateMemoryBody = atLeastOneOf(
   z.object({
     category: MemoryCategory.optional(),
-    key: NonBlank(200).nullish(),
-    content: z.string().min(1).max(65536).optional(),
+    key: NonBlank(200).nullish().openapi({ description: 'null removes the key.', example: 'writing-style' }),
+    content: z.string().min(1).max(65536).optional().openapi({ example: 'Prefers short sentences, British spelling and no emoji.' }),
     tags: Tags.optional(),
-    source: z.string().max(200).nullish(),
+    source: z.string().max(200).nullish().openapi({ example: 'chat 2026-11-23' }),
   }),
-).openapi('UpdateMemoryBody', { description: 'Only the fields given change (at least one); unknown fields are ignored.' });
+).openapi('UpdateMemoryBody', {
+  description: 'Only the fields given change (at least one); unknown fields are ignored.',
+  example: { content: 'Prefers short sentences, British spelling and no emoji.', source: 'chat 2026-11-23' },
+});
 export type UpdateMemoryBody = z.infer<typeof UpdateMemoryBody>;
 
 export const RecallHit = Memory.extend({
-  score: z.number().openapi({ description: 'Relevance; higher is better. With an empty `q`, recency order and score 0.' }),
+  score: z.number().openapi({ description: 'Relevance; higher is better. With an empty `q`, recency order and score 0.', example: 3.42 }),
 }).openapi('RecallHit');
 
 export const RecallQuery = z.object({
@@ -124,16 +133,23 @@ export const RecallQuery = z.object({
 export const RecallResult = z
   .object({
     memories: z.array(RecallHit),
-    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+    next_cursor: z.string().nullable().openapi({
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+      example:
+        'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
+    }),
   })
   .openapi('RecallResult');
 
 export const MemoryStats = z
   .object({
-    total: z.number().int(),
-    by_category: z.record(z.number().int()),
-    verified: z.number().int(),
-    last_activity: NullableTimestamp('Latest memory change'),
+    total: z.number().int().openapi({ description: 'Memories of the mind, of every category.', example: 42 }),
+    by_category: z.record(z.number().int()).openapi({
+      description: 'Memories per category; categories without any are left out.',
+      example: { fact: 20, preference: 12, project: 10 },
+    }),
+    verified: z.number().int().openapi({ description: 'Memories verified by the owning human.', example: 7 }),
+    last_activity: NullableTimestamp('Latest memory change', '2026-11-23T08:15:03.481Z'),
   })
   .openapi('MemoryStats');
 
@@ -142,8 +158,8 @@ export const ChatMessage = z
   .object({
     id: Id('Message'),
     role: ChatRole,
-    content: z.string(),
-    thread: z.string().openapi({ description: 'Thread name; `default` unless given.' }),
+    content: z.string().openapi({ example: 'Please keep each summary under 300 words.' }),
+    thread: z.string().openapi({ description: 'Thread name; `default` unless given.', example: 'default' }),
     created_at: Timestamp('When it was posted'),
   })
   .openapi('ChatMessage');
@@ -152,18 +168,21 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 export const PostChatBody = z
   .object({
     role: ChatRole,
-    content: z.string().min(1).max(65536),
-    thread: NonBlank(200).optional(),
+    content: z.string().min(1).max(65536).openapi({ example: 'Please keep each summary under 300 words.' }),
+    thread: NonBlank(200).optional().openapi({ description: 'Thread name, default `default`.', example: 'default' }),
   })
   .openapi('PostChatBody');
+
+const SCRIPT_DESCRIPTION = 'Lists the newest arXiv papers on a topic.';
+const SCRIPT_CONTENT = "import arxiv\n\nfor paper in arxiv.Search(query='agents', max_results=5).results():\n    print(paper.title)\n";
 
 export const Script = z
   .object({
     id: Id('Script'),
     name: z.string().openapi({ example: 'fetch-arxiv' }),
-    description: z.string().nullable(),
+    description: z.string().nullable().openapi({ example: SCRIPT_DESCRIPTION }),
     language: z.string().nullable().openapi({ example: 'python' }),
-    content: z.string(),
+    content: z.string().openapi({ example: SCRIPT_CONTENT }),
     created_at: Timestamp('When it was created'),
     updated_at: Timestamp('When it last changed'),
   })
@@ -172,31 +191,46 @@ export type Script = z.infer<typeof Script>;
 
 export const CreateScriptBody = z
   .object({
-    name: NonBlank(200),
-    description: z.string().max(20000).optional(),
-    language: NonBlank(50).optional(),
-    content: z.string().max(1_000_000),
+    name: NonBlank(200).openapi({ description: 'Unique within the mind.', example: 'fetch-arxiv' }),
+    description: z.string().max(20000).optional().openapi({ example: SCRIPT_DESCRIPTION }),
+    language: NonBlank(50).optional().openapi({ example: 'python' }),
+    content: z.string().max(1_000_000).openapi({ example: SCRIPT_CONTENT }),
   })
   .openapi('CreateScriptBody');
 export const UpdateScriptBody = atLeastOneOf(
   z.object({
-    name: NonBlank(200).optional(),
-    description: z.string().max(20000).nullish(),
-    language: NonBlank(50).nullish(),
-    content: z.string().max(1_000_000).optional(),
+    name: NonBlank(200).optional().openapi({ description: 'Unique within the mind.', example: 'fetch-arxiv' }),
+    description: z.string().max(20000).nullish().openapi({ description: 'null clears it.', example: SCRIPT_DESCRIPTION }),
+    language: NonBlank(50).nullish().openapi({ description: 'null clears it.', example: 'python' }),
+    content: z.string().max(1_000_000).optional().openapi({ example: SCRIPT_CONTENT }),
   }),
-).openapi('UpdateScriptBody', { description: 'Only the fields given change (at least one); unknown fields are ignored.' });
+).openapi('UpdateScriptBody', {
+  description: 'Only the fields given change (at least one); unknown fields are ignored.',
+  example: { content: SCRIPT_CONTENT.replace('max_results=5', 'max_results=10') },
+});
 
 export const MindExport = z
   .object({
     format: z.literal('mind-export/1'),
     exported_at: Timestamp('When the export was made'),
-    mind: z.object({ id: z.string(), name: z.string(), description: z.string().nullable() }),
+    mind: z.object({
+      id: Id('Mind'),
+      name: z.string().openapi({ example: 'research-assistant' }),
+      description: z.string().nullable().openapi({ example: 'Keeps notes for the literature review' }),
+    }),
     memories: z.array(Memory).max(IMPORT_LIMITS.memories),
     tasks: z.array(Task).max(IMPORT_LIMITS.tasks),
     chat: z.array(ChatMessage).max(IMPORT_LIMITS.chat),
     scripts: z.array(Script).max(IMPORT_LIMITS.scripts),
-    webhooks: z.array(z.object({ url: z.string(), events: z.string(), enabled: z.boolean() })).max(IMPORT_LIMITS.webhooks),
+    webhooks: z
+      .array(
+        z.object({
+          url: z.string().openapi({ example: 'https://example.com/hooks/mind' }),
+          events: z.string().openapi({ example: 'task.*,memory.created' }),
+          enabled: z.boolean().openapi({ example: true }),
+        }),
+      )
+      .max(IMPORT_LIMITS.webhooks),
   })
   .openapi('MindExport', { description: 'The whole mind as one versioned document. Webhook secrets are never exported.' });
 export type MindExport = z.infer<typeof MindExport>;
@@ -280,6 +314,61 @@ export const MindImport = z
       .openapi({ description: 'Counted as skipped: their secrets are not in exports.' }),
   })
   .openapi('MindImport', {
+    example: {
+      format: 'mind-export/1',
+      exported_at: '2026-11-22T01:29:42.123Z',
+      mind: {
+        id: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10',
+        name: 'research-assistant',
+        description: 'Keeps notes for the literature review',
+      },
+      memories: [
+        {
+          id: '5d1c7e0a-8f7b-4c3e-9a1d-2b6e4f8c0a11',
+          category: 'preference',
+          key: 'writing-style',
+          content: 'Prefers short sentences and British spelling.',
+          tags: ['writing', 'style'],
+          source: 'chat 2026-11-20',
+          created_at: '2026-11-20T10:02:11.000Z',
+          updated_at: '2026-11-20T10:02:11.000Z',
+        },
+      ],
+      tasks: [
+        {
+          id: '7a2e9c4b-1d3f-4e5a-8b6c-0d9e8f7a6b52',
+          title: 'Summarise the three papers',
+          description: 'Two paragraphs each, with citations.',
+          priority: 'high',
+          status: 'in_progress',
+          due_at: '2026-12-01T09:00:00.000Z',
+          created_at: '2026-11-21T08:00:00.000Z',
+          updated_at: '2026-11-22T01:29:42.123Z',
+          completed_at: null,
+        },
+      ],
+      chat: [
+        {
+          id: '3c8f1a6d-2b4e-4d7f-9c0a-5e6b7d8f9a03',
+          role: 'human',
+          content: 'Please keep each summary under 300 words.',
+          thread: 'default',
+          created_at: '2026-11-21T08:01:30.000Z',
+        },
+      ],
+      scripts: [
+        {
+          id: '9e4d2c1b-6a5f-4b3e-8d7c-1f0a2b3c4d94',
+          name: 'fetch-arxiv',
+          description: SCRIPT_DESCRIPTION,
+          language: 'python',
+          content: SCRIPT_CONTENT,
+          created_at: '2026-11-21T09:30:00.000Z',
+          updated_at: '2026-11-21T09:30:00.000Z',
+        },
+      ],
+      webhooks: [{ url: 'https://example.com/hooks/mind', events: 'task.*,memory.created', enabled: true }],
+    },
     description:
       "A `mind-export/1` document (GET /memory/mind-export answers one). Each item follows its create route's rules; ids are unique within each kind, a memory's category and key and a script's name at most once (400 naming the item otherwise).",
   });
@@ -301,7 +390,16 @@ export const ImportResult = z
     deleted: Counts,
     skipped: Counts.openapi({ description: 'Items not imported (webhooks: their secrets are not in exports).' }),
   })
-  .openapi('ImportResult');
+  .openapi('ImportResult', {
+    example: {
+      dry_run: false,
+      mode: 'merge',
+      created: { memories: 1, tasks: 1, chat: 1, scripts: 1, webhooks: 0 },
+      updated: { memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 0 },
+      deleted: { memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 0 },
+      skipped: { memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 1 },
+    },
+  });
 
 export const ImportQuery = z.object({
   mode: z
@@ -457,7 +555,10 @@ export const memoriesContract = c.router(
         200: z
           .object({
             scripts: z.array(Script),
-            next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+            next_cursor: z
+              .string()
+              .nullable()
+              .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: 'WzEsImZldGNoLWFyeGl2Il0' }),
           })
           .openapi('ScriptList'),
         ...errors(400),

@@ -24,8 +24,8 @@ export type CreateMindBody = z.infer<typeof CreateMindBody>;
 export const CreatedMind = z
   .object({
     id: Id('Mind'),
-    name: z.string(),
-    description: z.string().nullable(),
+    name: z.string().openapi({ example: 'research-assistant' }),
+    description: z.string().nullable().openapi({ example: 'Keeps notes for the literature review' }),
     mind_key: z.string().openapi({
       description: 'The Mind Key (`mk_...`). Shown only in this response; only its hash is stored. Store it now.',
       example: 'mk_8c1Jm0V3s2y4b7P0aQe9T6uK1xZr5wD3nH2gF8jL0oA',
@@ -38,12 +38,12 @@ export type CreatedMind = z.infer<typeof CreatedMind>;
 export const MindSummary = z
   .object({
     id: Id('Mind'),
-    name: z.string(),
-    description: z.string().nullable(),
+    name: z.string().openapi({ example: 'research-assistant' }),
+    description: z.string().nullable().openapi({ example: 'Keeps notes for the literature review' }),
     created_at: Timestamp('When the mind was created'),
-    memory_count: z.number().int().openapi({ description: 'Memories stored in the mind.' }),
-    last_activity: NullableTimestamp('Latest write of any kind in the mind'),
-    disabled: z.boolean().openapi({ description: 'A disabled mind refuses its Mind Key (403) but keeps its data.' }),
+    memory_count: z.number().int().openapi({ description: 'Memories stored in the mind.', example: 42 }),
+    last_activity: NullableTimestamp('Latest write of any kind in the mind', '2026-11-23T08:15:03.481Z'),
+    disabled: z.boolean().openapi({ description: 'A disabled mind refuses its Mind Key (403) but keeps its data.', example: false }),
   })
   .openapi('MindSummary');
 export type MindSummary = z.infer<typeof MindSummary>;

@@ -2,8 +2,9 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteaso
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { type AuthKind, ErrorObject, errorDescription } from './common.js';
 import { COMMAND_PAYLOADS, COMMAND_TYPES } from './computers.js';
+import { errorExamples, type NamedExample, routesWithOwnErrors, successExamples } from './examples.js';
 import { contract } from './index.js';
-import { listRoutes } from './routes.js';
+import { type ContractRoute, listRoutes } from './routes.js';
 import type { z } from './zod.js';
 
 export const API_VERSION = '0.1.0';
@@ -25,17 +26,74 @@ const AUTH_TEXT: Record<AuthKind, string> = {
   computerToken: 'Credential: the Computer Token (`Authorization: Bearer ct_...`) issued at registration.',
 };
 
+/** What each tag (the area of a route) holds: Swagger UI shows it above the tag's operations. */
+const TAGS: Record<string, string> = {
+  System: 'Health, the list of routes, and this document. No credential.',
+  Accounts: 'Register and log in: the JWT for the account routes. No credential.',
+  Minds: "Create, list and delete a user's minds (JWT). Creating a mind answers its Mind Key, once.",
+  Tasks: "The Mind Key's mind's tasks: create, list in priority order, update, complete, delete. GET forms for URL-only tools.",
+  Memories:
+    "The mind's memories: store, full-text recall, statistics; verification by the human (JWT); the whole mind exported and imported.",
+  Chat: 'Chat messages between the human and the agent, per thread.',
+  Scripts: 'Named scripts the mind keeps (name unique in the mind).',
+  Webhooks: 'Signed HTTP callbacks when events happen in the mind; their delivery history and redelivery.',
+  Computers: 'Remote control of registered computers (Mind Key or JWT): install codes, commands, their results and screenshots.',
+  'Computer agent': 'What `screen-remote-agent` calls: registration with an install code, then its Computer Token for polling and results.',
+};
+
+type ExampleObject = Omit<NamedExample, 'component'>;
+
+/**
+ * Named examples, keyed by their summary in kebab case (unique within one answer). An example with a
+ * `component` name is registered once under `components.examples` and referenced.
+ */
+function examplesObject(registry: OpenAPIRegistry, shared: Map<string, string>, list: NamedExample[], where: string) {
+  const out: Record<string, ExampleObject | { $ref: string }> = {};
+  for (const { component, ...example } of list) {
+    const name = example.summary
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    if (out[name]) throw new Error(`${where}: two examples named ${name}`);
+    if (!component) {
+      out[name] = example;
+      continue;
+    }
+    const json = JSON.stringify(example);
+    const registered = shared.get(component);
+    if (registered === undefined) {
+      registry.registerComponent('examples', component, example);
+      shared.set(component, json);
+    } else if (registered !== json) {
+      throw new Error(`${where}: example ${component} differs from the one registered under that name`);
+    }
+    out[name] = { $ref: `#/components/examples/${component}` };
+  }
+  return out;
+}
+
 /** Every input the server reads is validated: a route with path parameters, a query or a body can answer 400. */
 const takesInput = (route: AppRoute) => Boolean(route.pathParams || route.query || ('body' in route && isZodType(route.body)));
 
-function responsesOf(route: AppRoute): RouteConfig['responses'] {
+function responsesOf(registry: OpenAPIRegistry, shared: Map<string, string>, entry: ContractRoute): RouteConfig['responses'] {
+  const { route } = entry;
   const out: RouteConfig['responses'] = {};
   const responses = takesInput(route) && !(400 in route.responses) ? { ...route.responses, 400: ErrorObject } : route.responses;
   for (const [code, schema] of Object.entries(responses)) {
     const status = Number(code);
     const description = status < 300 ? (route.summary ?? 'Success') : errorDescription(status);
     if (isZodType(schema)) {
-      out[code] = { description, content: { 'application/json': { schema: schema as z.ZodTypeAny } } };
+      // An error: what the server answers for this route and status. A success: its schema's examples, unless another status shares the schema.
+      const examples = schema === ErrorObject ? errorExamples(entry, status) : successExamples(entry, status);
+      out[code] = {
+        description,
+        content: {
+          'application/json': {
+            schema: schema as z.ZodTypeAny,
+            ...(examples.length ? { examples: examplesObject(registry, shared, examples, `${entry.key} ${status}`) } : {}),
+          },
+        },
+      };
     } else if (schema && typeof schema === 'object' && 'contentType' in schema) {
       const contentType = (schema as { contentType: string }).contentType;
       out[code] = { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } };
@@ -72,8 +130,14 @@ export function buildOpenApiDocument() {
     description: 'Computer Token (`ct_...`) from POST /computers/register; used only by the agent.',
   });
 
+  const routes = listRoutes(contract);
+  const unknown = routesWithOwnErrors().filter((key) => !routes.some((r) => r.key === key));
+  if (unknown.length) throw new Error(`error examples for routes the contract does not have: ${unknown.join(', ')}`);
   const seen = new Set<string>();
-  for (const { name, route, metadata } of listRoutes(contract)) {
+  const sharedExamples = new Map<string, string>();
+  for (const entry of routes) {
+    const { name, route, metadata } = entry;
+    if (!TAGS[metadata.tag]) throw new Error(`${entry.key}: tag ${metadata.tag} has no description (TAGS)`);
     if (seen.has(name)) throw new Error(`duplicate operationId ${name}`);
     seen.add(name);
     const request: RouteConfig['request'] = {};
@@ -91,7 +155,7 @@ export function buildOpenApiDocument() {
       tags: [metadata.tag],
       security: SECURITY[metadata.auth],
       request,
-      responses: responsesOf(route),
+      responses: responsesOf(registry, sharedExamples, entry),
     });
   }
 
@@ -102,10 +166,11 @@ export function buildOpenApiDocument() {
       version: API_VERSION,
       description:
         'A persistent home for LLM agents: minds with tasks, memories, chat and scripts, signed webhooks, and remote computer control. ' +
-        'Errors always have the shape `{statusCode, error, message, docs?}`. Guides: /docs.',
+        'Errors always have the shape `{statusCode, error, message, docs?}`. Guides: [/docs](/docs).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This server' }],
+    tags: [...new Set(routes.map((r) => r.metadata.tag))].map((name) => ({ name, description: TAGS[name] })),
   });
   liftParameterDescriptions(document);
   commandQueryForm(document);
@@ -229,3 +294,5 @@ function liftParameterDescriptions(document: Document) {
     }
   }
 }
+
+export { type BadRequest, badRequestOf, ERROR_MESSAGES } from './examples.js';

@@ -5,7 +5,7 @@ export const Health = z
   .object({
     status: z.enum(['ok', 'starting', 'draining', 'unavailable']),
     version: z.string().openapi({ example: '0.1.0' }),
-    uptime_s: z.number().int(),
+    uptime_s: z.number().int().openapi({ description: 'Seconds since the process started.', example: 3600 }),
     database: z.enum(['ok', 'unreachable']),
   })
   .openapi('Health');
@@ -15,8 +15,8 @@ export const EndpointInfo = z
   .object({
     method: z.string().openapi({ example: 'POST' }),
     path: z.string().openapi({ example: '/mind/task' }),
-    auth: z.enum(['none', 'jwt', 'mindKey', 'mindKeyOrJwt', 'computerToken']),
-    summary: z.string(),
+    auth: z.enum(['none', 'jwt', 'mindKey', 'mindKeyOrJwt', 'computerToken']).openapi({ example: 'mindKey' }),
+    summary: z.string().openapi({ example: 'Create a task' }),
   })
   .openapi('EndpointInfo');
 

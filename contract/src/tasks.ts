@@ -107,7 +107,11 @@ export const TaskListQuery = z.object({
 export const TaskList = z
   .object({
     tasks: z.array(Task),
-    next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+    next_cursor: z.string().nullable().openapi({
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+      example:
+        'WzEsMSwxLCIyMDI2LTEyLTAxVDA5OjAwOjAwLjAwMFoiLCIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCIwYjZmNWE2Mi0zZjVlLTRlOGUtOWE1Mi0yYzdkM2YzZjFhMTAiXQ',
+    }),
   })
   .openapi('TaskList');
 export const DeletedTask = z.object({ deleted: z.literal(true), id: Id('Task') }).openapi('DeletedTask');

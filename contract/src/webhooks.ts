@@ -52,10 +52,10 @@ const Secret = z
 
 const WebhookBase = {
   id: Id('Webhook'),
-  url: z.string(),
+  url: z.string().openapi({ example: 'https://example.com/hooks/mind' }),
   events: z.string().openapi({ description: 'Normalised comma-separated patterns.', example: 'task.*,memory.created' }),
   mind_id: Id('Mind'),
-  enabled: z.boolean(),
+  enabled: z.boolean().openapi({ description: 'Only enabled webhooks receive events.', example: true }),
   created_at: z.number().int().openapi({ description: 'Unix timestamp in seconds.', example: 1795311582 }),
 };
 
@@ -64,9 +64,13 @@ export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 export const Webhook = z
   .object({
     ...WebhookBase,
-    last_call: z.number().int().nullable().openapi({ description: 'Unix seconds of the last delivery attempt.' }),
-    last_status: z.number().int().nullable().openapi({ description: 'HTTP status of the last attempt (null on a network error).' }),
-    last_error: z.string().nullable().openapi({ description: 'Error of the last attempt, null when it succeeded.' }),
+    last_call: z.number().int().nullable().openapi({ description: 'Unix seconds of the last delivery attempt.', example: 1795315200 }),
+    last_status: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'HTTP status of the last attempt (null on a network error).', example: 200 }),
+    last_error: z.string().nullable().openapi({ description: 'Error of the last attempt, null when it succeeded.', example: null }),
   })
   .openapi('Webhook');
 export type Webhook = z.infer<typeof Webhook>;
@@ -74,27 +78,43 @@ export type Webhook = z.infer<typeof Webhook>;
 export const CreateWebhookBody = z.object({ url: Url, events: Events, secret: Secret }).openapi('CreateWebhookBody');
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 export const UpdateWebhookBody = atLeastOneOf(
-  z.object({ url: Url.optional(), events: Events.optional(), secret: Secret.optional(), enabled: z.boolean().optional() }),
-).openapi('UpdateWebhookBody', { description: 'Only the fields given change (at least one); unknown fields are ignored.' });
+  z.object({
+    url: Url.optional(),
+    events: Events.optional(),
+    secret: Secret.optional(),
+    enabled: z.boolean().optional().openapi({ example: true }),
+  }),
+).openapi('UpdateWebhookBody', {
+  description: 'Only the fields given change (at least one); unknown fields are ignored.',
+  example: { events: 'task.*,chat.*', enabled: true },
+});
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
 
 export const WebhookTestResult = z
   .object({
-    delivered: z.boolean(),
-    status: z.number().int().nullable(),
-    error: z.string().nullable(),
-    duration_ms: z.number().int(),
+    delivered: z.boolean().openapi({ description: 'The URL answered 2xx.', example: true }),
+    status: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'HTTP status of the answer; null on a network error or timeout.', example: 200 }),
+    error: z.string().nullable().openapi({ description: 'Why it was not delivered; null when it was.', example: null }),
+    duration_ms: z.number().int().openapi({ example: 184 }),
   })
   .openapi('WebhookTestResult');
 export type WebhookTestResult = z.infer<typeof WebhookTestResult>;
 
 export const DeliveryAttempt = z
   .object({
-    attempt: z.number().int(),
+    attempt: z.number().int().openapi({ description: 'Counts from 1.', example: 1 }),
     at: Timestamp('When the attempt was made'),
-    status_code: z.number().int().nullable(),
-    error: z.string().nullable(),
-    duration_ms: z.number().int(),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'HTTP status of the answer; null on a network error or timeout.', example: 200 }),
+    error: z.string().nullable().openapi({ description: 'Why the attempt failed; null when it succeeded.', example: null }),
+    duration_ms: z.number().int().openapi({ example: 184 }),
   })
   .openapi('DeliveryAttempt');
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
@@ -104,8 +124,8 @@ export const Delivery = z
     id: Id('Delivery'),
     event_id: Id('Event'),
     event: z.string().openapi({ example: 'task.created' }),
-    status: z.enum(['pending', 'succeeded', 'failed']),
-    attempt_count: z.number().int(),
+    status: z.enum(['pending', 'succeeded', 'failed']).openapi({ example: 'succeeded' }),
+    attempt_count: z.number().int().openapi({ example: 1 }),
     next_attempt_at: NullableTimestamp('When the next attempt is due'),
     created_at: Timestamp('When the delivery was created'),
     attempts: z.array(DeliveryAttempt),

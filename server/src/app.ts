@@ -22,7 +22,7 @@ import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
 import { memoriesArea } from './memories/handlers.js';
 import { mindsArea } from './minds/handlers.js';
-import { docsRouter } from './system/docs.js';
+import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
 import { tasksArea } from './tasks/handlers.js';
 import { webhooksArea } from './webhooks/handlers.js';
@@ -105,7 +105,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   const docs = docsRouter();
-  app.use((req, res, next) => (req.path === '/openapi.json' || req.path.startsWith('/docs') ? docs(req, res, next) : next()));
+  app.use((req, res, next) => (isDocsPath(req.path) ? docs(req, res, next) : next()));
   const unexpected = (err: unknown, req: RawRequest) => log.error({ req_id: req.requestId, err }, 'unexpected error');
   app.use(notFoundMiddleware);
   app.use(errorMiddleware(unexpected));

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import express, { type Request, type Response, type Router } from 'express';
 import { renderGuide } from './doc-links.js';
+import { faviconIco } from './favicon.js';
 
 // Only the folder of Swagger UI's files: the package's main module would load its 1.5 MB browser bundle into the server.
 const require = createRequire(import.meta.url);
@@ -14,7 +15,7 @@ const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} - Mind Service</title>
+<title>${title} - Mind Service</title><link rel="icon" href="/favicon.ico">
 <style>body{font:16px/1.55 system-ui,sans-serif;max-width:50rem;margin:2rem auto;padding:0 1rem;color:#1d2430}
 pre{background:#f4f5f7;padding:.8rem;overflow:auto;border-radius:6px}code{font-size:.92em}
 table{border-collapse:collapse}td,th{border:1px solid #ccd;padding:.3rem .6rem}nav a{margin-right:1rem}</style>
@@ -22,7 +23,7 @@ table{border-collapse:collapse}td,th{border:1px solid #ccd;padding:.3rem .6rem}n
 ${body}</body></html>`;
 
 const swaggerHtml = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Mind Service API</title>
+<html lang="en"><head><meta charset="utf-8"><title>Mind Service API</title><link rel="icon" href="/favicon.ico">
 <link rel="stylesheet" href="/docs/api/assets/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/docs/api/assets/swagger-ui-bundle.js"></script>
@@ -30,13 +31,20 @@ const swaggerHtml = `<!doctype html>
 
 const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
-/** /openapi.json, Swagger UI at /docs/api, and the markdown guides under /docs/... as HTML. */
+/** Whether a path is one docsRouter serves (the app hands it these, with the docs' security headers). */
+export const isDocsPath = (path: string) => path === '/openapi.json' || path === '/favicon.ico' || path.startsWith('/docs');
+
+/** /openapi.json, Swagger UI at /docs/api, the markdown guides under /docs/... as HTML, and /favicon.ico. */
 export function docsRouter(): Router {
   const router = express.Router();
   const openapi = JSON.stringify(buildOpenApiDocument());
+  const favicon = faviconIco();
 
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
+  });
+  router.get('/favicon.ico', (_req, res) => {
+    res.type('image/x-icon').set('Cache-Control', 'public, max-age=86400').send(favicon);
   });
   router.get('/docs/api', (_req, res) => {
     res.type('html').send(swaggerHtml);
