@@ -184,10 +184,10 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
     server,
     computer_id: registered.computer_id,
     computer_token: registered.computer_token,
-    computer_name: computerName,
+    computer_name: registered.computer_name,
     registered_at: new Date().toISOString(),
   });
-  io.out(`Registered "${computerName}" as computer ${registered.computer_id}.`);
+  io.out(`Registered "${registered.computer_name}" as computer ${registered.computer_id}.`);
   io.out(`Config saved to ${path} (readable only by you). Start the agent with: screen-remote-agent run`);
   return EXIT.OK;
 }

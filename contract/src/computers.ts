@@ -238,7 +238,7 @@ export type InstallCode = z.infer<typeof InstallCode>;
 export const RegisterComputerBody = z
   .object({
     code: NonBlank(20).openapi({
-      description: 'An install code from POST /computers/install-code; unknown, expired or used codes are 400.',
+      description: 'The install code: `install_code` of POST /computers/install-code; unknown, expired or used codes are 400.',
       example: 'K7QM-4XHP',
     }),
     computer_name: NonBlank(200).openapi({ example: 'office-desktop' }),
@@ -254,6 +254,10 @@ export const RegisterComputerBody = z
 export const RegisteredComputer = z
   .object({
     computer_id: Id('Computer'),
+    computer_name: z.string().openapi({
+      description: 'The name stored: the one given when the install code was made, else the one the agent sent.',
+      example: 'office-desktop',
+    }),
     computer_token: z.string().openapi({
       description: 'The Computer Token (`ct_...`), shown only once.',
       example: 'ct_Vb3Jq9Xw2Lm5Rt8Yp1Zs4Kd7Hg0Nf6Ca2Ue9Io3QxW',

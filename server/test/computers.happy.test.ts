@@ -211,10 +211,11 @@ describe('computers: the whole loop', () => {
     await waiting;
   });
 
-  test('the name given to the install code wins over the name the agent reports', async () => {
+  test('the name given to the install code wins over the name the agent reports, and registration answers it', async () => {
     const { jwt } = await svc.mind();
     const code = await installCode(svc, jwt, { computer_name: 'office desktop' });
-    const { computerId } = await registerWithCode(svc, code, 'DESKTOP-4711');
+    const { computerId, name } = await registerWithCode(svc, code, 'DESKTOP-4711');
+    assert.equal(name, 'office desktop');
     assert.equal((await svc.http.get(`/computers/${computerId}`).set(bearer(jwt)).expect(200)).body.computer_name, 'office desktop');
   });
 

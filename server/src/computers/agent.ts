@@ -59,7 +59,7 @@ export class AgentService {
    * code (malformed, unknown, used, expired) counts against the client's address (`address`: its IP
    * as the app computes it); past the limit, registrations from there are 429 until the window ends.
    */
-  async register(input: RegisterInput, address: string | undefined): Promise<{ computer_id: string; computer_token: string }> {
+  async register(input: RegisterInput, address: string | undefined): Promise<{ computer_id: string; computer_name: string; computer_token: string }> {
     const check = {
       limiter: this.failedRegistrations,
       key: clientAddressKey(address),
@@ -69,7 +69,7 @@ export class AgentService {
     return this.registrations.run([check], () => this.registerWithCode(input), refusedCode);
   }
 
-  private async registerWithCode(input: RegisterInput): Promise<{ computer_id: string; computer_token: string }> {
+  private async registerWithCode(input: RegisterInput): Promise<{ computer_id: string; computer_name: string; computer_token: string }> {
     const code = normalizeInstallCode(input.code);
     if (!code) throw badCode('unknown install code (it looks like XXXX-XXXX); create one with POST /computers/install-code');
     const codeHash = sha256Hex(code);
@@ -100,7 +100,7 @@ export class AgentService {
       await insertComputer(trx, computer, sha256Hex(token));
       const { userId: _userId, ...event } = computer;
       await recordComputerEvent(this.ctx, trx, computer.mind_id, 'computer.registered', { ...event, online: true });
-      return { computer_id: computer.id, computer_token: token };
+      return { computer_id: computer.id, computer_name: computer.computer_name, computer_token: token };
     });
   }
 

@@ -19,7 +19,7 @@ export async function registerWithCode(svc: TestService, code: string, name = 't
     .post('/computers/register')
     .send({ code, computer_name: name, ...AGENT_INFO })
     .expect(201);
-  return { computerId: res.body.computer_id as string, token: res.body.computer_token as string };
+  return { computerId: res.body.computer_id as string, token: res.body.computer_token as string, name: res.body.computer_name as string };
 }
 
 /** A registered computer: made with `credential` (a Mind Key or a JWT). */
