@@ -59,7 +59,10 @@ export class AgentService {
    * code (malformed, unknown, used, expired) counts against the client's address (`address`: its IP
    * as the app computes it); past the limit, registrations from there are 429 until the window ends.
    */
-  async register(input: RegisterInput, address: string | undefined): Promise<{ computer_id: string; computer_name: string; computer_token: string }> {
+  async register(
+    input: RegisterInput,
+    address: string | undefined,
+  ): Promise<{ computer_id: string; computer_name: string; computer_token: string }> {
     const check = {
       limiter: this.failedRegistrations,
       key: clientAddressKey(address),
