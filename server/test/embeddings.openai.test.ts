@@ -10,7 +10,7 @@ interface Call {
   authorization?: string;
   body: { model: string; input: string[] };
 }
-type Handler = (call: Call, res: ServerResponse, n: number) => void | Promise<void>;
+type Handler = (call: Call, res: ServerResponse, n: number) => unknown;
 
 /** A fixed vector per text: [length, 1, 0, ...] in `dim` dimensions (so order can be checked). */
 const vectorOf = (text: string, dim = 4) => [text.length, 1, ...Array(dim - 2).fill(0)];
