@@ -427,4 +427,264 @@ export const TEMPLATES: Template[] = [
       part: ['summary', 'survey results', 'cost estimate', 'interview notes', 'final charts'],
     },
   },
+  {
+    category: 'fact',
+    text: "The user's {relative} {name} is visiting from {city} {when}.",
+    slots: {
+      relative: ['aunt', 'uncle', 'godfather', 'cousin', 'stepbrother', 'old school friend'],
+      name: MORE_NAMES,
+      city: MORE_CITIES,
+      when: ['next weekend', 'at the end of the month', 'for three days in May', 'for a long weekend in October'],
+    },
+  },
+  {
+    category: 'note',
+    text: 'Ask {name} about {topic} at the next one-on-one.',
+    slots: {
+      name: NAMES,
+      topic: [
+        'the conference budget',
+        'moving to the platform team',
+        'the vendor contract renewal',
+        'training options',
+        'the onboarding checklist',
+        'the roadmap for next year',
+      ],
+    },
+  },
+  {
+    category: 'preference',
+    text: "The user's favourite {thing} is {value}.",
+    slots: {
+      thing: ['season', 'ice cream flavour', 'flower', 'holiday', 'museum', 'sports team'],
+      value: ['autumn', 'pistachio', 'peonies', 'the Fourth of July', 'the natural history museum', 'the local hockey team'],
+    },
+  },
+  {
+    category: 'fact',
+    text: 'The {room} was painted {colour} in {month}.',
+    slots: {
+      room: ['guest bedroom', 'hallway', 'home office', 'nursery', 'downstairs bathroom', 'laundry room'],
+      colour: ['sage green', 'off-white', 'pale blue', 'warm grey', 'terracotta'],
+      month: MONTHS,
+    },
+  },
+  {
+    category: 'project',
+    text: 'The {deliverable} for {client} is in {stage}; next step is {step}.',
+    slots: {
+      deliverable: ['brand guidelines', 'training video', 'pricing study', 'store layout', 'annual survey'],
+      client: ['Globex', 'Northwind', 'Blue Harbor', 'the city council', 'the hospital foundation'],
+      stage: ['first draft', 'client review', 'final edits', 'planning'],
+      step: ['a review call', 'collecting feedback', 'booking the print run', 'a workshop with their team'],
+    },
+  },
+  {
+    category: 'mistake',
+    text: 'The agent quoted the {thing} in {wrong}; always use {right} for this user.',
+    slots: {
+      thing: ['hotel price', 'contractor estimate', 'conference fee', 'furniture total'],
+      wrong: ['euros', 'pounds', 'Canadian dollars'],
+      right: ['US dollars'],
+    },
+  },
+  {
+    category: 'context',
+    text: 'The user is mentoring {name}, a junior {role}, every other {weekday}.',
+    slots: { name: MORE_NAMES, role: ['analyst', 'designer', 'product manager', 'accountant', 'researcher'], weekday: WEEKDAYS },
+  },
+  {
+    category: 'note',
+    text: 'The library books are due back on {month} {day}; {extra}.',
+    slots: {
+      month: MONTHS,
+      day: ['4', '12', '19', '26'],
+      extra: [
+        'renew online if not finished',
+        'one of them is on hold for someone else',
+        'the fine is small but adds up',
+        'drop box is by the side entrance',
+      ],
+    },
+  },
+  {
+    category: 'fact',
+    text: 'The {items} are stored in the {place}.',
+    slots: {
+      items: ['winter coats', 'camping gear', 'holiday decorations', 'old tax records', 'spare blankets', 'photo albums', 'paint cans'],
+      place: ['attic', 'basement closet', 'garage loft', 'storage unit on Maple Road', 'hall cupboard'],
+    },
+  },
+  {
+    category: 'note',
+    text: '{name} recommended {place} in {city} for {purpose}.',
+    slots: {
+      name: NAMES,
+      place: ['a small hotel near the harbour', 'a co-working space', 'a walking tour company', 'a family-run bakery', 'a vintage market'],
+      city: [...CITIES, ...MORE_CITIES],
+      purpose: ['the next visit', 'a weekend away', 'an anniversary trip', 'client meetings'],
+    },
+  },
+  {
+    category: 'context',
+    text: 'The neighbours are {work} until {month}, so {effect}.',
+    slots: {
+      work: ['renovating their kitchen', 'building an extension', 'replacing their roof', 'redoing the driveway'],
+      month: MONTHS,
+      effect: [
+        'mornings are noisy',
+        'street parking is hard to find',
+        'calls are better taken in the back room',
+        'there is a skip on the street',
+      ],
+    },
+  },
+  {
+    category: 'fact',
+    text: "The user's {service} subscription costs {amount} a month.",
+    slots: {
+      service: ['newspaper', 'meal kit', 'meditation app', 'cloud photo storage', 'fitness class pass', 'language tutoring'],
+      amount: ['$4', '$9.99', '$12', '$15', '$29', '$60'],
+    },
+  },
+  {
+    category: 'identity',
+    text: 'The user studied {subject} at {university} and {detail}.',
+    slots: {
+      subject: ['economics', 'chemistry', 'history', 'architecture', 'statistics', 'philosophy'],
+      university: ['a state university', 'a small liberal arts college', 'the local community college', 'a university abroad'],
+      detail: [
+        'still keeps in touch with classmates',
+        'rowed on the college team',
+        'worked in the campus library',
+        'graduated with honours',
+      ],
+    },
+  },
+  {
+    category: 'context',
+    text: 'The user volunteers as {role} for {org}.',
+    slots: {
+      role: ['a reading tutor', 'a treasurer', 'a tour guide', 'a coach', 'a driver', 'a mentor'],
+      org: ['the neighbourhood association', 'a literacy charity', 'the historical society', 'a youth sports league', 'the local hospice'],
+    },
+  },
+  {
+    category: 'project',
+    text: 'The {team} retrospective raised {issue}; {name} owns the follow-up.',
+    slots: {
+      team: ['platform', 'support', 'marketing', 'data', 'mobile'],
+      issue: [
+        'too many late changes',
+        'unclear ownership of alerts',
+        'slow code reviews',
+        'meetings running over',
+        'flaky test environments',
+      ],
+      name: MORE_NAMES,
+    },
+  },
+  {
+    category: 'note',
+    text: 'Take the {item} to the {shop} for {service}.',
+    slots: {
+      item: ['wool coat', 'watch', 'leather boots', 'suit jacket', 'rug', 'knife set'],
+      shop: ['dry cleaner', 'jeweller', 'cobbler', 'tailor', 'repair shop downtown'],
+      service: ['cleaning', 'a new battery', 'resoling', 'hemming', 'sharpening', 'a quick fix'],
+    },
+  },
+  {
+    category: 'note',
+    text: 'Holiday card list: add {name} and {name2}, {why}.',
+    slots: {
+      name: NAMES,
+      name2: MORE_NAMES,
+      why: ['new neighbours', 'met at the conference', 'from the hiking group', 'they sent one last year'],
+    },
+  },
+  {
+    category: 'fact',
+    text: 'The {place} farmers market runs {day} mornings from {start} to {end}.',
+    slots: {
+      place: ['downtown', 'riverside', 'Oak Street', 'university'],
+      day: ['Saturday', 'Sunday', 'Wednesday'],
+      start: ['April', 'May', 'June'],
+      end: ['October', 'November', 'September'],
+    },
+  },
+  {
+    category: 'skill',
+    text: 'The user has {done} and wants to try {next}.',
+    slots: {
+      done: [
+        'built two bookshelves',
+        'done three escape rooms',
+        'taught a workshop on spreadsheets',
+        'planted a vegetable bed',
+        'organised a charity auction',
+      ],
+      next: ['a standing desk', 'a harder puzzle room', 'a longer course', 'growing herbs indoors', 'running a raffle'],
+    },
+  },
+  {
+    category: 'context',
+    text: '{name} from the {team} team is leaving at the end of {month}; {plan}.',
+    slots: {
+      name: NAMES,
+      team: ['finance', 'legal', 'design', 'sales', 'facilities'],
+      month: MONTHS,
+      plan: [
+        'a farewell lunch is being planned',
+        'the handover doc is in progress',
+        'a card is going around',
+        'the replacement starts right after',
+      ],
+    },
+  },
+  {
+    category: 'mistake',
+    text: 'The agent rounded the {figure} in the {doc}; keep exact numbers in financial documents.',
+    slots: {
+      figure: ['tax estimate', 'invoice total', 'quarterly spend', 'mortgage rate', 'travel reimbursement'],
+      doc: ['board summary', 'email to the accountant', 'expense claim', 'budget memo'],
+    },
+  },
+  {
+    category: 'note',
+    text: 'Weekend plan: {first} on Saturday, {second} on Sunday.',
+    slots: {
+      first: ['clean out the garage', 'visit the flea market', 'see the new exhibit', 'help Jordan move', 'the farmers market'],
+      second: ['a slow brunch', 'meal prep for the week', 'a drive to the lake', 'catching up on paperwork', 'a movie at home'],
+    },
+  },
+  {
+    category: 'note',
+    text: 'Check whether {store} price-matches the {item} before buying it.',
+    slots: {
+      store: ['Target', 'Best Buy', 'the outdoor shop', 'Costco', 'the furniture outlet'],
+      item: ['air fryer', 'standing desk', 'tent', 'vacuum cleaner', 'office chair', 'speaker'],
+    },
+  },
+  {
+    category: 'context',
+    text: "The user's sleep has been {state} since {event}.",
+    slots: {
+      state: ['poor', 'restless', 'better', 'irregular'],
+      event: ['the clocks changed', 'the new project started', 'the heat wave', 'the move', 'cutting out late screens'],
+    },
+  },
+  {
+    category: 'note',
+    text: 'Meeting notes ({topic}): {decision}.',
+    slots: {
+      topic: ['vendor review', 'space planning', 'holiday schedule', 'quarterly goals', 'customer feedback'],
+      decision: [
+        'decided to wait until next quarter',
+        'two options shortlisted',
+        'Jordan to send a summary',
+        'budget approved with changes',
+        'follow-up in two weeks',
+      ],
+    },
+  },
 ];

@@ -45,7 +45,7 @@ const hybrid = (queries: Query[], options: FusionOptions) =>
   score(queries.map((q) => ({ fact: q.fact, hits: fuse(q.keyword, q.semantic, options) })));
 const fmt = (s: Scores) => `${s.r1.toFixed(3)}  ${s.r5.toFixed(3)}  ${s.mrr.toFixed(3)}`;
 const label = (o: FusionOptions) =>
-  o.method === 'rrf' ? `rrf k=${o.k} kw=${o.keywordWeight}` : `weighted kw=${o.keywordWeight} half=${o.keywordHalf}`;
+  o.method === 'rrf' ? `rrf k=${o.k} kw=${o.keywordWeight}` : `weighted kw=${o.keywordWeight} half=${o.keywordHalf} p=${o.keywordPower}`;
 
 async function main() {
   const { facts, docs } = loadEvalSet();
@@ -78,8 +78,10 @@ async function main() {
   const test = questions.filter((_, i) => i % 2 === 1);
 
   const candidates: FusionOptions[] = [
-    ...[0.2, 0.3, 0.4, 0.5, 0.6].flatMap((w) =>
-      [5, 10, 20, 40].map((h): FusionOptions => ({ method: 'weighted', keywordWeight: w, keywordHalf: h })),
+    ...[1, 2, 3].flatMap((p) =>
+      [0.3, 0.5, 0.7].flatMap((w) =>
+        [10, 15, 20].map((h): FusionOptions => ({ method: 'weighted', keywordWeight: w, keywordHalf: h, keywordPower: p })),
+      ),
     ),
     ...[10, 30, 60, 100].flatMap((k) => [0.3, 0.5].map((w): FusionOptions => ({ method: 'rrf', k, keywordWeight: w }))),
   ];
@@ -88,10 +90,10 @@ async function main() {
   );
   if (process.argv.includes('--sweep')) {
     console.log('fusion sweep (paraphrased questions; keyword-style rank-1 rate)\n');
-    console.log('fusion                     dev r@1 r@5   MRR    test r@1 r@5   MRR    all r@5   kw-style@1');
+    console.log('fusion                          dev r@1 r@5   MRR    test r@1 r@5   MRR    all r@5   kw-style@1');
     for (const c of candidates) {
       console.log(
-        `${label(c).padEnd(26)} ${fmt(hybrid(dev, c))}   ${fmt(hybrid(test, c))}   ${hybrid(questions, c).r5.toFixed(3)}     ${hybrid(keywordQueries, c).r1.toFixed(3)}`,
+        `${label(c).padEnd(31)} ${fmt(hybrid(dev, c))}   ${fmt(hybrid(test, c))}   ${hybrid(questions, c).r5.toFixed(3)}     ${hybrid(keywordQueries, c).r1.toFixed(3)}`,
       );
     }
     console.log('');
