@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { createLocalEmbedder } from './local-embedder.js';
+import { createOpenAIEmbedder } from './openai-embedder.js';
+
+/** Turns texts into vectors for recall by meaning. */
+export interface Embedder {
+  readonly provider: 'local' | 'openai';
+  /** Stored with each vector (e.g. 'local-glove100-sif-v1'): vectors of different models do not compare. */
+  readonly model: string;
+  /** Known after the model loaded (local) or the first answer (openai). */
+  dimension(): number | undefined;
+  /** One unit-length vector per text, in order. */
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  close(): Promise<void>;
+}
+
+/** What a health endpoint shows of an embedder. */
+export interface EmbedderHealth {
+  ok: boolean;
+  detail: string;
+  lastError?: string;
+  /** ISO time of the last successful answer. */
+  lastSuccessAt?: string;
+}
+
+/** The part of pino the embedders use. */
+export interface EmbedderLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export type EmbeddingsMode = 'local' | 'openai' | 'off';
+
+/** MIND_EMBEDDINGS and its settings, as a plain object. */
+export interface EmbeddingsSettings {
+  /** MIND_EMBEDDINGS: local (default), openai, or off (keyword recall only). */
+  mode: EmbeddingsMode;
+  /** Where the local word table is cached (e.g. join(dataDir, 'embeddings')). */
+  cacheDir: string;
+  /** MIND_EMBEDDINGS_URL: an OpenAI-compatible server (with or without /v1). */
+  url?: string;
+  /** MIND_EMBEDDINGS_MODEL: the remote model's name. */
+  model?: string;
+  /** MIND_EMBEDDINGS_API_KEY: sent as a Bearer token when set. */
+  apiKey?: string;
+  timeoutMs?: number;
+  batchSize?: number;
+  maxRetries?: number;
+  logger?: EmbedderLogger;
+}
+
+/** Reads the MIND_EMBEDDINGS* variables; throws a message naming the variable when one is wrong. */
+export function embeddingsSettingsFromEnv(env: Record<string, string | undefined>, dataDir: string): EmbeddingsSettings {
+  const mode = (env.MIND_EMBEDDINGS ?? 'local').trim().toLowerCase();
+  if (mode !== 'local' && mode !== 'openai' && mode !== 'off')
+    throw new Error(`MIND_EMBEDDINGS must be local, openai or off (got "${mode}")`);
+  const settings: EmbeddingsSettings = {
+    mode,
+    cacheDir: join(dataDir, 'embeddings'),
+    url: env.MIND_EMBEDDINGS_URL || undefined,
+    model: env.MIND_EMBEDDINGS_MODEL || undefined,
+    apiKey: env.MIND_EMBEDDINGS_API_KEY || undefined,
+  };
+  if (mode === 'openai') {
+    if (!settings.url) throw new Error('MIND_EMBEDDINGS_URL is required when MIND_EMBEDDINGS=openai');
+    if (!settings.model) throw new Error('MIND_EMBEDDINGS_MODEL is required when MIND_EMBEDDINGS=openai');
+    try {
+      new URL(settings.url);
+    } catch {
+      throw new Error(`MIND_EMBEDDINGS_URL is not a URL: ${settings.url}`);
+    }
+  }
+  return settings;
+}
+
+/** The embedder MIND_EMBEDDINGS asks for; undefined for off (callers then recall by keyword only). */
+export function createEmbedder(settings: EmbeddingsSettings): Embedder | undefined {
+  switch (settings.mode) {
+    case 'off':
+      return undefined;
+    case 'local':
+      return createLocalEmbedder({ cacheDir: settings.cacheDir, logger: settings.logger });
+    case 'openai':
+      if (!settings.url || !settings.model) throw new Error('MIND_EMBEDDINGS=openai needs MIND_EMBEDDINGS_URL and MIND_EMBEDDINGS_MODEL');
+      return createOpenAIEmbedder({
+        url: settings.url,
+        model: settings.model,
+        apiKey: settings.apiKey,
+        timeoutMs: settings.timeoutMs ?? 30_000,
+        batchSize: settings.batchSize ?? 64,
+        maxRetries: settings.maxRetries ?? 3,
+        logger: settings.logger,
+      });
+  }
+}

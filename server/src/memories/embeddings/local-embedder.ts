@@ -1,0 +1,154 @@
+import { Worker } from 'node:worker_threads';
+import type { Embedder, EmbedderLogger } from './embedder.js';
+import { LOCAL_MODEL, type LoadInfo, loadLocalModel } from './local-model.js';
+import type { SifEncoder } from './sif.js';
+
+export interface LocalEmbedderOptions {
+  cacheDir: string;
+  logger?: EmbedderLogger;
+}
+
+/** The local embedder on the calling thread: for benchmarks and scripts (a batch blocks that thread). */
+export function createLocalEmbedderInProcess(options: LocalEmbedderOptions & { onLoad?: (info: LoadInfo) => void }): Embedder {
+  let encoder: SifEncoder | undefined;
+  let loading: Promise<SifEncoder> | undefined;
+  return {
+    provider: 'local',
+    model: LOCAL_MODEL,
+    dimension: () => encoder?.dim,
+    async embed(texts, signal) {
+      signal?.throwIfAborted();
+      loading ??= loadLocalModel(options).then((loaded) => (encoder = loaded));
+      const model = await loading;
+      return texts.map((text) => model.encode(text));
+    },
+    async close() {},
+  };
+}
+
+// Plain CommonJS (as db/checkpointer.ts), so the thread starts the same with or without a loader
+// in this process; it registers tsx itself and imports the TypeScript worker module.
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); });
+`;
+
+type Reply =
+  | { type: 'ready'; info: LoadInfo }
+  | { type: 'fatal'; message: string }
+  | { type: 'result'; id: number; buffer: ArrayBuffer; dim: number }
+  | { type: 'error'; id: number; message: string };
+
+interface Job {
+  done: (vectors: Float32Array[]) => void;
+  fail: (err: Error) => void;
+}
+
+/**
+ * The local embedder on a worker thread, so a batch never holds up the request thread. The thread
+ * starts at once and loads (first start: builds) the word table; embed waits for that. A thread
+ * that dies fails its jobs and is started again by the next embed. An idle thread does not keep
+ * the process alive.
+ */
+export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder & { ready(): Promise<LoadInfo> } {
+  let thread: { worker: Worker; ready: Promise<LoadInfo>; dim?: number } | undefined;
+  let dim: number | undefined;
+  let nextId = 0;
+  let closed = false;
+  const jobs = new Map<number, Job>();
+
+  const start = () => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      execArgv: [], // not the parent's (--test, --import): the source above sets up what it needs
+      workerData: {
+        cacheDir: options.cacheDir,
+        tsx: import.meta.resolve('tsx/esm/api'),
+        entry: new URL('./local-worker.ts', import.meta.url).href,
+      },
+    });
+    worker.unref();
+    let loaded: (info: LoadInfo) => void = () => {};
+    let failed: (err: Error) => void = () => {};
+    const ready = new Promise<LoadInfo>((resolve, reject) => {
+      loaded = resolve;
+      failed = reject;
+    });
+    ready.catch(() => {}); // reported to embed's callers
+    const current = { worker, ready };
+    const lost = (err: Error) => {
+      failed(err);
+      if (thread === current) thread = undefined;
+      for (const job of jobs.values()) job.fail(err);
+      jobs.clear();
+    };
+    worker.on('message', (reply: Reply) => {
+      if (reply.type === 'ready') {
+        options.logger?.info({ ...reply.info, ms: Math.round(reply.info.ms) }, 'local embeddings loaded');
+        loaded(reply.info);
+      } else if (reply.type === 'fatal') {
+        lost(new Error(`local embeddings failed to load: ${reply.message}`));
+        void worker.terminate();
+      } else {
+        const job = jobs.get(reply.id);
+        jobs.delete(reply.id);
+        if (jobs.size === 0) worker.unref();
+        if (!job) return;
+        if (reply.type === 'error') job.fail(new Error(`local embeddings: ${reply.message}`));
+        else {
+          dim = reply.dim;
+          const packed = new Float32Array(reply.buffer);
+          job.done(Array.from({ length: packed.length / reply.dim }, (_, i) => packed.subarray(i * reply.dim, (i + 1) * reply.dim)));
+        }
+      }
+    });
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`local embeddings thread exited (code ${code})`)));
+    return current;
+  };
+
+  thread = start();
+  return {
+    provider: 'local',
+    model: LOCAL_MODEL,
+    dimension: () => dim,
+    ready() {
+      thread ??= start();
+      return thread.ready;
+    },
+    async embed(texts, signal) {
+      signal?.throwIfAborted();
+      if (closed) throw new Error('local embeddings: closed');
+      if (texts.length === 0) return [];
+      thread ??= start();
+      const { worker } = thread;
+      await thread.ready;
+      signal?.throwIfAborted();
+      const id = ++nextId;
+      return new Promise<Float32Array[]>((done, fail) => {
+        const onAbort = () => {
+          jobs.delete(id); // its answer, when it comes, is dropped
+          fail(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const settle =
+          <T>(fn: (value: T) => void) =>
+          (value: T) => {
+            signal?.removeEventListener('abort', onAbort);
+            fn(value);
+          };
+        jobs.set(id, { done: settle(done), fail: settle(fail) });
+        worker.ref(); // a job under way keeps the process waiting for its answer
+        worker.postMessage({ id, texts: [...texts] });
+      });
+    },
+    async close() {
+      closed = true;
+      const current = thread;
+      thread = undefined;
+      for (const job of jobs.values()) job.fail(new Error('local embeddings: closed'));
+      jobs.clear();
+      await current?.worker.terminate();
+    },
+  };
+}

