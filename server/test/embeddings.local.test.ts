@@ -124,6 +124,7 @@ describe('local embedder (GloVe 100-d, SIF)', () => {
     try {
       const info = await embedder.ready();
       assert.equal(info.built, true);
+      assert.equal(embedder.dimension(), 100, 'known once loaded');
       const [vector] = await embedder.embed(['The user banks with Chase.']);
       const [here] = await inProcess().embed(['The user banks with Chase.']);
       assert.deepEqual(Array.from(vector!), Array.from(here!));

@@ -101,6 +101,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder & {
             return;
           }
           const info = build ? { ...build, ms: build.ms + reply.info.ms } : reply.info;
+          dim = info.dim;
           options.logger?.info({ ...info, ms: Math.round(info.ms) }, 'local embeddings loaded');
           loaded(info);
         } else if (reply.type === 'fatal') {
