@@ -1,7 +1,20 @@
-// Writes distractors.json: the evaluation's distractor notes, filled in from distractor-templates.ts
+// Writes distractors.json: the evaluation's distractor notes, filled in from distractor-templates.json
 // with a seeded generator (the same file every run). Usage: node --import tsx bench/recall-eval/generate-distractors.ts
-import { writeFileSync } from 'node:fs';
-import { TEMPLATES, type Template } from './distractor-templates.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { MemoryCategory } from '@mindservice/contract';
+
+/**
+ * distractor-templates.json: everyday agent memories in the facts' style and domains (family,
+ * work, health, schedule, home, money, tools, travel), with slot words chosen so that none answers
+ * an evaluation question (no instruments, coffee, nut allergies, hiring, bikes, visas, ...; no name
+ * or city a fact uses). `{slot}` is filled from the template's lists.
+ */
+interface Template {
+  category: MemoryCategory;
+  text: string;
+  slots: Record<string, string[]>;
+}
+const TEMPLATES = JSON.parse(readFileSync(new URL('./distractor-templates.json', import.meta.url), 'utf8')) as Template[];
 
 export const DISTRACTOR_COUNT = 1300;
 

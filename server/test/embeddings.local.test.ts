@@ -118,6 +118,22 @@ describe('local embedder (GloVe 100-d, SIF)', () => {
     await assert.rejects(embedder.embed(['after close']), /closed/);
   });
 
+  test('a worker that builds the cache hands over to a fresh thread that reads it, and embeds', async () => {
+    const fresh = join(dir, 'fresh');
+    const embedder = createLocalEmbedder({ cacheDir: fresh });
+    try {
+      const info = await embedder.ready();
+      assert.equal(info.built, true);
+      assert.equal(embedder.dimension(), 100, 'known once loaded');
+      const [vector] = await embedder.embed(['The user banks with Chase.']);
+      const [here] = await inProcess().embed(['The user banks with Chase.']);
+      assert.deepEqual(Array.from(vector!), Array.from(here!));
+      assert.equal(loads.at(-1)?.built, false);
+    } finally {
+      await embedder.close();
+    }
+  });
+
   test('off means no embedder', () => {
     assert.equal(createEmbedder({ mode: 'off', cacheDir: dir }), undefined);
   });

@@ -19,8 +19,14 @@ export type FusionOptions =
    */
   | { method: 'weighted'; keywordWeight: number; keywordHalf: number; keywordPower: number };
 
-/** Chosen on bench/recall-eval (its README has the comparison). */
+/** Chosen on bench/recall-eval for SQLite's BM25 (its README has the comparison). */
 export const FUSION_DEFAULTS: FusionOptions = { method: 'weighted', keywordWeight: 0.7, keywordHalf: 15, keywordPower: 3 };
+
+/**
+ * PostgreSQL's ts_rank is another scale (no IDF; 0.01 to 0.03 for a question matching function
+ * words, 0.06 for one matching a memory's key words on the same set), so its half is 0.05.
+ */
+export const FUSION_DEFAULTS_POSTGRES: FusionOptions = { method: 'weighted', keywordWeight: 0.7, keywordHalf: 0.05, keywordPower: 3 };
 
 export function fuse(keyword: readonly Hit[], semantic: readonly Hit[], options: FusionOptions = FUSION_DEFAULTS): Hit[] {
   const scores = new Map<string, number>();

@@ -46,18 +46,19 @@ interface Job {
 
 /**
  * The local embedder on a worker thread, so a batch never holds up the request thread. The thread
- * starts at once and loads (first start: builds) the word table; embed waits for that. A thread
- * that dies fails its jobs and is started again by the next embed. An idle thread does not keep
- * the process alive.
+ * starts at once and loads the word table; embed waits for that. A first start builds the table,
+ * which leaves some 150 MB of garbage in that thread's heap that V8 keeps: that thread is then
+ * replaced by a fresh one that reads the new cache. A thread that dies fails its jobs and is
+ * started again by the next embed. An idle thread does not keep the process alive.
  */
 export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder & { ready(): Promise<LoadInfo> } {
-  let thread: { worker: Worker; ready: Promise<LoadInfo>; dim?: number } | undefined;
+  let thread: { worker: Worker; ready: Promise<LoadInfo> } | undefined;
   let dim: number | undefined;
   let nextId = 0;
   let closed = false;
   const jobs = new Map<number, Job>();
 
-  const start = () => {
+  const spawn = () => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       execArgv: [], // not the parent's (--test, --import): the source above sets up what it needs
@@ -68,6 +69,10 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder & {
       },
     });
     worker.unref();
+    return worker;
+  };
+
+  const start = () => {
     let loaded: (info: LoadInfo) => void = () => {};
     let failed: (err: Error) => void = () => {};
     const ready = new Promise<LoadInfo>((resolve, reject) => {
@@ -75,35 +80,50 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder & {
       failed = reject;
     });
     ready.catch(() => {}); // reported to embed's callers
-    const current = { worker, ready };
+    const current = { worker: spawn(), ready };
+    let build: LoadInfo | undefined;
     const lost = (err: Error) => {
       failed(err);
       if (thread === current) thread = undefined;
       for (const job of jobs.values()) job.fail(err);
       jobs.clear();
     };
-    worker.on('message', (reply: Reply) => {
-      if (reply.type === 'ready') {
-        options.logger?.info({ ...reply.info, ms: Math.round(reply.info.ms) }, 'local embeddings loaded');
-        loaded(reply.info);
-      } else if (reply.type === 'fatal') {
-        lost(new Error(`local embeddings failed to load: ${reply.message}`));
-        void worker.terminate();
-      } else {
-        const job = jobs.get(reply.id);
-        jobs.delete(reply.id);
-        if (jobs.size === 0) worker.unref();
-        if (!job) return;
-        if (reply.type === 'error') job.fail(new Error(`local embeddings: ${reply.message}`));
-        else {
-          dim = reply.dim;
-          const packed = new Float32Array(reply.buffer);
-          job.done(Array.from({ length: packed.length / reply.dim }, (_, i) => packed.subarray(i * reply.dim, (i + 1) * reply.dim)));
+    const listen = (worker: Worker) => {
+      worker.on('message', (reply: Reply) => {
+        if (reply.type === 'ready') {
+          if (reply.info.built && !build) {
+            // No job has been sent yet (embed waits for ready): swap in a clean thread.
+            build = reply.info;
+            worker.removeAllListeners();
+            void worker.terminate();
+            current.worker = spawn();
+            listen(current.worker);
+            return;
+          }
+          const info = build ? { ...build, ms: build.ms + reply.info.ms } : reply.info;
+          dim = info.dim;
+          options.logger?.info({ ...info, ms: Math.round(info.ms) }, 'local embeddings loaded');
+          loaded(info);
+        } else if (reply.type === 'fatal') {
+          lost(new Error(`local embeddings failed to load: ${reply.message}`));
+          void worker.terminate();
+        } else {
+          const job = jobs.get(reply.id);
+          jobs.delete(reply.id);
+          if (jobs.size === 0) worker.unref();
+          if (!job) return;
+          if (reply.type === 'error') job.fail(new Error(`local embeddings: ${reply.message}`));
+          else {
+            dim = reply.dim;
+            const packed = new Float32Array(reply.buffer);
+            job.done(Array.from({ length: packed.length / reply.dim }, (_, i) => packed.subarray(i * reply.dim, (i + 1) * reply.dim)));
+          }
         }
-      }
-    });
-    worker.on('error', lost);
-    worker.on('exit', (code) => lost(new Error(`local embeddings thread exited (code ${code})`)));
+      });
+      worker.on('error', lost);
+      worker.on('exit', (code) => lost(new Error(`local embeddings thread exited (code ${code})`)));
+    };
+    listen(current.worker);
     return current;
   };
 
@@ -121,9 +141,10 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): Embedder & {
       if (closed) throw new Error('local embeddings: closed');
       if (texts.length === 0) return [];
       thread ??= start();
-      const { worker } = thread;
-      await thread.ready;
+      const current = thread;
+      await current.ready;
       signal?.throwIfAborted();
+      const { worker } = current;
       const id = ++nextId;
       return new Promise<Float32Array[]>((done, fail) => {
         const onAbort = () => {

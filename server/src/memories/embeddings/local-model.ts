@@ -36,6 +36,7 @@ export interface LoadInfo {
   reason?: string;
   ms: number;
   words: number;
+  dim: number;
   file: string;
 }
 
@@ -53,7 +54,7 @@ export async function loadLocalModel(options: LocalModelOptions): Promise<SifEnc
   const decoded = cached ? decodeCache(cached, expect) : 'no cache file';
   if (typeof decoded !== 'string') {
     const encoder = new SifEncoder(decoded.table, sif, decoded.extra);
-    options.onLoad?.({ built: false, ms: performance.now() - started, words: decoded.table.words.length, file });
+    options.onLoad?.({ built: false, ms: performance.now() - started, words: decoded.table.words.length, dim: decoded.table.dim, file });
     return encoder;
   }
   const table = await readSourceTable(source.file);
@@ -61,6 +62,6 @@ export async function loadLocalModel(options: LocalModelOptions): Promise<SifEnc
   encoder.commonComponent = zipfCommonComponent(encoder);
   await mkdir(options.cacheDir, { recursive: true });
   await writeFileAtomic(file, encodeCache(table, expect, encoder.commonComponent));
-  options.onLoad?.({ built: true, reason: decoded, ms: performance.now() - started, words: table.words.length, file });
+  options.onLoad?.({ built: true, reason: decoded, ms: performance.now() - started, words: table.words.length, dim: table.dim, file });
   return encoder;
 }

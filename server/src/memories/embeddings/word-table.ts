@@ -39,16 +39,23 @@ export function sourceInfo(): SourceInfo {
 const MARKER = Buffer.from('"vectors":{');
 const CHUNK = 8 << 20;
 
-/** Streams the source file and keeps the lower-case a-z words ranked below `rankLimit`. */
+/** GloVe 6B's vectors have 100 dimensions (checked against every entry read). */
+const SOURCE_DIM = 100;
+
+/**
+ * Streams the source file and keeps the lower-case a-z words ranked below `rankLimit`. Values go
+ * straight into one array indexed by rank (ranks are unique), so the build makes little garbage.
+ */
 export async function readSourceTable(file: string, rankLimit = RANK_LIMIT): Promise<WordTable> {
-  const kept: Array<{ word: string; rank: number; values: Float32Array }> = [];
-  let dim = 0;
+  const dim = SOURCE_DIM;
+  const byRank = new Float32Array(rankLimit * dim);
+  const wordAt: Array<string | undefined> = new Array(rankLimit);
   const handle = await open(file, 'r');
   try {
     let pending = Buffer.alloc(0);
     let inVectors = false;
+    const chunk = Buffer.alloc(CHUNK);
     for (;;) {
-      const chunk = Buffer.alloc(CHUNK);
       const { bytesRead } = await handle.read(chunk, 0, CHUNK);
       if (bytesRead === 0) break;
       let buf = Buffer.concat([pending, chunk.subarray(0, bytesRead)]);
@@ -62,22 +69,34 @@ export async function readSourceTable(file: string, rankLimit = RANK_LIMIT): Pro
         buf = buf.subarray(at + MARKER.length);
       }
       const used = parseEntries(buf, (word, text) => {
-        const rankAt = text.lastIndexOf(',');
-        const rank = Number(text.slice(rankAt + 1));
-        if (rank >= rankLimit) return;
-        const parts = text.split(',');
-        const values = Float32Array.from(parts.slice(0, parts.length - 2), Number);
-        dim ||= values.length;
-        if (values.length === dim) kept.push({ word, rank, values });
+        const rank = Number(text.slice(text.lastIndexOf(',') + 1));
+        if (!(rank >= 0 && rank < rankLimit)) return;
+        let start = 0;
+        for (let d = 0; d < dim; d++) {
+          const end = text.indexOf(',', start);
+          if (end < 0) throw new Error(`${file}: "${word}" has fewer than ${dim} values`);
+          byRank[rank * dim + d] = Number(text.slice(start, end));
+          start = end + 1;
+        }
+        if (text.indexOf(',', text.indexOf(',', start) + 1) >= 0) throw new Error(`${file}: "${word}" has more than ${dim} values`);
+        wordAt[rank] = word;
       });
       pending = Buffer.from(buf.subarray(used));
     }
   } finally {
     await handle.close();
   }
-  if (kept.length === 0) throw new Error(`${file}: no word vectors found`);
-  kept.sort((a, b) => a.rank - b.rank);
-  return quantise(kept, dim);
+  const ranks: number[] = [];
+  wordAt.forEach((word, rank) => {
+    if (word !== undefined) ranks.push(rank);
+  });
+  if (ranks.length === 0) throw new Error(`${file}: no word vectors found`);
+  const rows = new Float32Array(ranks.length * dim);
+  ranks.forEach((rank, i) => {
+    rows.set(byRank.subarray(rank * dim, (rank + 1) * dim), i * dim);
+  });
+  const words = ranks.map((rank) => wordAt[rank]!);
+  return { dim, words, ranks: Uint32Array.from(ranks), ...quantiseRows(rows, ranks.length, dim), index: indexOf(words) };
 }
 
 /**
@@ -104,15 +123,6 @@ function parseEntries(buf: Buffer, keep: (word: string, values: string) => void)
     if (plain && end > pos + 1) keep(buf.toString('latin1', pos + 1, end), buf.toString('latin1', end + 3, close));
     pos = close + 1;
   }
-}
-
-function quantise(kept: Array<{ word: string; rank: number; values: Float32Array }>, dim: number): WordTable {
-  const rows = new Float32Array(kept.length * dim);
-  kept.forEach(({ values }, i) => {
-    rows.set(values, i * dim);
-  });
-  const words = kept.map((k) => k.word);
-  return { dim, words, ranks: Uint32Array.from(kept, (k) => k.rank), ...quantiseRows(rows, kept.length, dim), index: indexOf(words) };
 }
 
 /** int8 rows with a scale each (the largest magnitude maps to 127): a quarter of float32's size. */
