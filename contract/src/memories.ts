@@ -95,8 +95,22 @@ export const UpdateMemoryBody = atLeastOneOf(
 });
 export type UpdateMemoryBody = z.infer<typeof UpdateMemoryBody>;
 
+export const RecallMode = z.enum(['hybrid', 'keyword', 'semantic']).openapi('RecallMode', {
+  description:
+    '`hybrid` (default): the keyword ranking and the ranking by meaning fused; `keyword`: full-text only; `semantic`: by meaning only (needs embeddings).',
+  example: 'hybrid',
+});
+
 export const RecallHit = Memory.extend({
-  score: z.number().openapi({ description: 'Relevance; higher is better. With an empty `q`, recency order and score 0.', example: 3.42 }),
+  score: z.number().openapi({
+    description:
+      'Relevance; higher is better, comparable within one answer. keyword: BM25 (ts_rank on PostgreSQL); semantic: cosine similarity; hybrid: the fused rank score. With an empty `q`, recency order and score 0.',
+    example: 0.0325,
+  }),
+  match: z.enum(['keyword', 'semantic', 'both']).openapi({
+    description: 'How it was found: by its words, by its meaning, or both.',
+    example: 'both',
+  }),
 }).openapi('RecallHit');
 
 export const RecallQuery = z.object({
@@ -122,6 +136,7 @@ export const RecallQuery = z.object({
   since: IsoDateOrDateTime.optional().openapi({
     description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).',
   }),
+  mode: RecallMode.optional(),
   limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
   cursor: z
     .string()
@@ -150,6 +165,11 @@ export const MemoryStats = z
     }),
     verified: z.number().int().openapi({ description: 'Memories verified by the owning human.', example: 7 }),
     last_activity: NullableTimestamp('Latest memory change', '2026-11-23T08:15:03.481Z'),
+    pending_embeddings: z.number().int().openapi({
+      description:
+        'Memories written but not yet embedded: found by keyword until the background worker embeds them. 0 when embeddings are off.',
+      example: 0,
+    }),
   })
   .openapi('MemoryStats');
 
@@ -431,7 +451,7 @@ export const memoriesContract = c.router(
       path: '/memory/recall',
       summary: 'Search memories',
       description:
-        'Ranked full-text search over key, content and tags; verified memories rank higher. `credentials` memories appear only when `category=credentials` is asked for. Page with `next_cursor`.',
+        'Finds memories by their words (full-text over key, content and tags) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. Verified memories rank higher. A memory is found by meaning once the background worker embedded it (`pending_embeddings` in GET /memory/stats). `credentials` memories appear only when `category=credentials` is asked for, by keyword. Page with `next_cursor`.',
       query: RecallQuery,
       responses: { 200: RecallResult, ...errors(400) },
       metadata: mk,

@@ -7,6 +7,21 @@ export const Health = z
     version: z.string().openapi({ example: '0.1.0' }),
     uptime_s: z.number().int().openapi({ description: 'Seconds since the process started.', example: 3600 }),
     database: z.enum(['ok', 'unreachable']),
+    embeddings: z
+      .object({
+        provider: z.enum(['local', 'openai', 'off']).openapi({ description: 'MIND_EMBEDDINGS.', example: 'local' }),
+        model: z
+          .string()
+          .nullable()
+          .openapi({ description: 'The model stored with each vector; null when off.', example: 'local-glove100-sif-v1' }),
+        state: z.enum(['ok', 'failing', 'off']).openapi({
+          description: '`failing`: the embedder does not answer; memories wait to be embedded and recall works by keyword meanwhile.',
+          example: 'ok',
+        }),
+        detail: z.string().optional().openapi({ description: 'Why it is failing.', example: 'connect ECONNREFUSED 127.0.0.1:11434' }),
+      })
+      .optional()
+      .openapi({ description: 'Recall by meaning (once the service is ready). Its failure does not make the service unhealthy.' }),
   })
   .openapi('Health');
 export type Health = z.infer<typeof Health>;

@@ -21,6 +21,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
 import { memoriesArea } from './memories/handlers.js';
+import { Meaning } from './memories/meaning.js';
 import { mindsArea } from './minds/handlers.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
@@ -85,12 +86,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
+  // Recall by meaning: the memories area runs it, /health reports it.
+  const meaning = new Meaning(ctx);
   const areas = {
-    system: systemArea(ctx),
+    system: systemArea(ctx, meaning),
     accounts: accountsArea(ctx),
     minds: mindsArea(ctx),
     tasks: tasksArea(ctx),
-    memories: memoriesArea(ctx),
+    memories: memoriesArea(ctx, meaning),
     webhooks: webhooksArea(ctx),
     computers: computersArea(ctx),
   };

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -92,6 +92,13 @@ const EnvSchema = z.object({
   MIND_MAX_MINDS_PER_USER: z.coerce.number().int().min(1).max(100000).default(100),
   MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000000).default(1000),
   MIND_DELETE_CHUNK_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
+  // Recall by meaning (DESIGN section 11): which embedder, and memory for the vectors of searched minds.
+  MIND_EMBEDDINGS: z.enum(['local', 'openai', 'off']).default('local'),
+  MIND_EMBEDDINGS_URL: z.string().url('must be the URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1').optional(),
+  MIND_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
+  MIND_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  MIND_EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
+  MIND_VECTOR_CACHE_MB: z.coerce.number().int().min(1).max(100_000).default(256),
 });
 
 export interface Config {
@@ -140,6 +147,10 @@ export interface Config {
   maxPendingDeliveriesPerWebhook: number;
   /** Rows a deleted mind's background purge removes per statement (minds/purge.ts). */
   mindDeleteChunkSize: number;
+  /** The embedder of recall by meaning: local word vectors, an OpenAI-compatible server, or off (keyword only). */
+  embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; url?: string; model?: string; apiKey?: string };
+  /** Memory for the vectors of recently searched minds (memories/vector-index.ts). */
+  vectorCacheBytes: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -156,6 +167,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.MIND_EMBEDDINGS === 'openai' && (!e.MIND_EMBEDDINGS_URL || !e.MIND_EMBEDDINGS_MODEL)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MIND_EMBEDDINGS: openai needs MIND_EMBEDDINGS_URL and MIND_EMBEDDINGS_MODEL (e.g. http://127.0.0.1:11434/v1 and nomic-embed-text)',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -192,6 +208,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxMindsPerUser: e.MIND_MAX_MINDS_PER_USER,
     maxPendingDeliveriesPerWebhook: e.MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK,
     mindDeleteChunkSize: e.MIND_DELETE_CHUNK_SIZE,
+    embeddings: {
+      mode: e.MIND_EMBEDDINGS,
+      // The local word table, built once from the npm package (memories/embeddings/local-model.ts).
+      cacheDir: resolve(e.MIND_EMBEDDINGS_CACHE_DIR ?? join(e.MIND_DATA_DIR, 'embeddings')),
+      ...(e.MIND_EMBEDDINGS_URL ? { url: e.MIND_EMBEDDINGS_URL } : {}),
+      ...(e.MIND_EMBEDDINGS_MODEL ? { model: e.MIND_EMBEDDINGS_MODEL } : {}),
+      ...(e.MIND_EMBEDDINGS_API_KEY ? { apiKey: e.MIND_EMBEDDINGS_API_KEY } : {}),
+    },
+    vectorCacheBytes: e.MIND_VECTOR_CACHE_MB * 1024 * 1024,
     validateResponses: false,
   };
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createEmbedder } from '../src/memories/embeddings/embedder.js';
+import { createEmbedder } from '../src/memories/embeddings/create-embedder.js';
 import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/memories/embeddings/local-embedder.js';
 import { CACHE_FILE, LOCAL_MODEL, type LoadInfo } from '../src/memories/embeddings/local-model.js';
 import { decodeCache } from '../src/memories/embeddings/word-table.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { createEmbedder, embeddingsSettingsFromEnv } from '../src/memories/embeddings/embedder.js';
+import { createEmbedder, embeddingsSettingsFromEnv } from '../src/memories/embeddings/create-embedder.js';
 import { createOpenAIEmbedder, embeddingsEndpoint, type OpenAIEmbedderOptions } from '../src/memories/embeddings/openai-embedder.js';
 
 interface Call {

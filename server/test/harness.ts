@@ -36,6 +36,9 @@ export class TestClock implements Clock {
 
 let counter = 0;
 
+/** Where test services keep the local embedder's word table (built once per machine, about 4 s). */
+export const TEST_EMBEDDINGS_CACHE = join(tmpdir(), 'mind-test-embeddings');
+
 /** Environment for tests: fast bcrypt, quiet logs, responses checked against the contract. */
 export function testConfig(env: Record<string, string> = {}): Config {
   const dataDir = env.MIND_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'mind-test-'));
@@ -44,6 +47,10 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     PORT: '0',
     MIND_SHUTDOWN_TIMEOUT: '2s',
+    // Recall by meaning is off unless a test turns it on (a worker thread per service otherwise);
+    // MIND_TEST_EMBEDDINGS=local runs the whole suite with it. One word table for all test services.
+    MIND_EMBEDDINGS: process.env.MIND_TEST_EMBEDDINGS ?? 'off',
+    MIND_EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE,
     ...env,
     MIND_DATA_DIR: dataDir,
   });

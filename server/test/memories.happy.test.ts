@@ -329,13 +329,19 @@ describe('memories: happy paths', () => {
   test('GET /memory/stats counts by category, verified and the latest change; GET /minds shows memory_count and last_activity', async () => {
     const { store, auth, jwt, mindId } = await mind();
     const empty = await svc.http.get('/memory/stats').set(auth).expect(200);
-    assert.deepEqual(empty.body, { total: 0, by_category: {}, verified: 0, last_activity: null });
+    assert.deepEqual(empty.body, { total: 0, by_category: {}, verified: 0, last_activity: null, pending_embeddings: 0 });
     const a = await store({ category: 'note', content: 'x' });
     await store({ category: 'note', content: 'y' });
     const c = await store({ category: 'credentials', key: 'pw', content: 'hunter2' });
     await svc.http.post(`/memory/${a.id}/verify`).set(bearer(jwt)).expect(200);
     const stats = await svc.http.get('/memory/stats').set(auth).expect(200);
-    assert.deepEqual(stats.body, { total: 3, by_category: { note: 2, credentials: 1 }, verified: 1, last_activity: c.updated_at });
+    assert.deepEqual(stats.body, {
+      total: 3,
+      by_category: { note: 2, credentials: 1 },
+      verified: 1,
+      last_activity: c.updated_at,
+      pending_embeddings: 0, // embeddings are off in this service
+    });
 
     const minds = await svc.http.get('/minds').set(bearer(jwt)).expect(200);
     const mine = minds.body.minds.find((x: { id: string }) => x.id === mindId);

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_EMBEDDINGS_CACHE } from './harness.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -21,7 +22,17 @@ export interface ServerProcess {
 export function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', NODE_ENV: 'test', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      MIND_BCRYPT_COST: '4',
+      NODE_ENV: 'test',
+      MIND_EMBEDDINGS: 'off',
+      MIND_EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { accountsMigrations } from '../accounts/migrations.js';
 import { computersMigrations } from '../computers/migrations.js';
+import { embeddingMigrations } from '../memories/embedding-migrations.js';
 import { memoriesMigrations } from '../memories/migrations.js';
 import { mindsMigrations } from '../minds/migrations.js';
 import { tasksMigrations } from '../tasks/migrations.js';
@@ -15,6 +16,7 @@ export const migrations: Migration[] = [
   ...webhooksMigrations, // 0300_
   ...computersMigrations, // 0400_
   ...memoriesMigrations, // 0500_
+  ...embeddingMigrations, // 0520_
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
 import type { PagePosition, RecallFilter } from './recall-filter.js';
+import type { HybridPosition } from './recall-hybrid.js';
 
 /**
  * Recall cursors are keyset positions: the (score, updated_at, id) of the last hit shown, plus a
@@ -50,4 +51,37 @@ export function decodeCursor(cursor: string, fingerprint: string): PagePosition 
     throw ApiError.invalidField('query.cursor', 'belongs to a different search: repeat q and the filters of the first page unchanged');
   }
   return { score: body.s, updatedAt: body.u, id: body.i };
+}
+
+/**
+ * Recall by meaning (modes hybrid and semantic): a cursor is the offset of the next hit in the fused
+ * window (the same on every page), or, past it, the keyset position of the last keyword hit shown.
+ */
+export function encodeMeaningCursor(fingerprint: string, position: HybridPosition): string {
+  const body =
+    'offset' in position
+      ? { v: 2, f: fingerprint, o: position.offset }
+      : { v: 2, f: fingerprint, s: position.after.score, u: position.after.updatedAt, i: position.after.id };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
+}
+
+export function decodeMeaningCursor(cursor: string, fingerprint: string): HybridPosition {
+  let body: { v?: unknown; f?: unknown; o?: unknown; s?: unknown; u?: unknown; i?: unknown } | undefined;
+  try {
+    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof body;
+  } catch {
+    body = undefined;
+  }
+  const offset = typeof body?.o === 'number' && Number.isInteger(body.o) && body.o >= 0 && body.o <= 10_000;
+  const after = typeof body?.s === 'number' && Number.isFinite(body.s) && typeof body.u === 'string' && typeof body.i === 'string';
+  if (body?.v !== 2 || offset === after) {
+    throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
+  }
+  if (body.f !== fingerprint) {
+    throw ApiError.invalidField(
+      'query.cursor',
+      'belongs to a different search: repeat q, mode and the filters of the first page unchanged',
+    );
+  }
+  return offset ? { offset: body.o as number } : { after: { score: body.s as number, updatedAt: body.u as string, id: body.i as string } };
 }

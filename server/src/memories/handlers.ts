@@ -6,14 +6,15 @@ import { TasksService } from '../tasks/service.js';
 import { TransferService } from '../transfer/service.js';
 import { ChatService } from './chat-service.js';
 import { ContentCipher } from './crypto.js';
+import type { Meaning } from './meaning.js';
 import { MemoriesService } from './service.js';
 import { ScriptsService } from './scripts-service.js';
 import { MemoriesStore } from './store.js';
 
 /** Memories, chat, scripts and the mind export/import: everything a mind holds for its agent. */
-export function memoriesArea(ctx: AppContext): Area<typeof contract.memories> {
+export function memoriesArea(ctx: AppContext, meaning: Meaning): Area<typeof contract.memories> {
   const store = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
-  const memories = new MemoriesService(ctx, store);
+  const memories = new MemoriesService(ctx, store, meaning);
   const chat = new ChatService(ctx);
   const scripts = new ScriptsService(ctx);
   const transfer = new TransferService(ctx, { memories, tasks: new TasksService(ctx), chat, scripts });
@@ -55,5 +56,7 @@ export function memoriesArea(ctx: AppContext): Area<typeof contract.memories> {
         return { status: 204, body: undefined };
       },
     },
+    start: () => meaning.start(),
+    stop: () => meaning.stop(),
   };
 }

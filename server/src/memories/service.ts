@@ -4,12 +4,15 @@ import type { Conn, Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
-import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
+import { decodeCursor, decodeMeaningCursor, encodeCursor, encodeMeaningCursor, searchFingerprint } from './cursor.js';
+import type { Meaning } from './meaning.js';
+import { pendingEmbeddings } from './embedding-store.js';
+import { recallByMeaning } from './recall-hybrid.js';
 import { searchWords } from './search-text.js';
 import type { RecallFilter } from './recall-filter.js';
 import { applyIndexChanges, indexAtOnce, type IndexChange, type IndexChangeSink } from './search-index.js';
 import type { MemoriesStore } from './store.js';
-import { WriteBatcher } from './write-batch.js';
+import { type BatchedWork, WriteBatcher } from './write-batch.js';
 
 export const REDACTED = '[redacted]';
 const DEFAULT_LIMIT = 20;
@@ -24,6 +27,7 @@ export interface RecallInput {
   since?: string;
   limit?: number;
   cursor?: string;
+  mode?: 'hybrid' | 'keyword' | 'semantic';
 }
 
 /** Who asks to verify: only a user (JWT) may; a Mind Key is an agent. */
@@ -47,6 +51,7 @@ export class MemoriesService {
   constructor(
     private readonly ctx: AppContext,
     private readonly store: MemoriesStore,
+    private readonly meaning: Meaning,
   ) {
     this.writes = new WriteBatcher(ctx.db, applyIndexChanges);
   }
@@ -55,13 +60,20 @@ export class MemoriesService {
     return this.ctx.clock.now().toISOString();
   }
 
+  /** Every memory write: batched (write-batch.ts), then the embedding worker is told. */
+  private async write<T>(work: BatchedWork<IndexChange, T>): Promise<T> {
+    const result = await this.writes.run(work);
+    this.meaning.written();
+    return result;
+  }
+
   /** Creates, or with a key that exists in the mind and category updates that memory. */
   async save(mindId: string, body: StoreMemoryBody): Promise<{ created: boolean; memory: Memory }> {
     // Two concurrent stores of a new key (PostgreSQL): the loser's insert hits the unique index and
     // goes round again, now finding the winner's memory and updating it.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.writes.run((trx, index) => this.storeIn(trx, index, mindId, body));
+        return await this.write((trx, index) => this.storeIn(trx, index, mindId, body));
       } catch (err) {
         if (attempt >= 2 || !isUniqueViolation(err)) throw err;
       }
@@ -100,7 +112,7 @@ export class MemoriesService {
 
   async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
     try {
-      return await this.writes.run(async (trx, index) => {
+      return await this.write(async (trx, index) => {
         const existing = await this.store.find(trx, mindId, id);
         if (!existing) throw ApiError.notFound('Memory');
         const category = body.category ?? existing.category;
@@ -158,7 +170,7 @@ export class MemoriesService {
   }
 
   async delete(mindId: string, id: string): Promise<void> {
-    await this.writes.run(async (trx) => {
+    await this.write(async (trx) => {
       const existing = await this.store.find(trx, mindId, id);
       if (!existing) throw ApiError.notFound('Memory');
       await this.store.delete(trx, mindId, id);
@@ -179,13 +191,42 @@ export class MemoriesService {
       throw ApiError.invalidField('query.q', 'has no letters or digits to search for (leave it out to list the newest memories)');
     }
     const limit = input.limit ?? DEFAULT_LIMIT;
+    const mode = input.mode ?? 'hybrid';
+    if (mode === 'semantic' && !this.meaning.enabled) {
+      throw ApiError.invalidField(
+        'query.mode',
+        'semantic needs embeddings, which are off on this server (MIND_EMBEDDINGS=off); use keyword',
+      );
+    }
+    // Without words there is no meaning to compare, and credentials are never embedded: both by keyword.
+    if (mode === 'keyword' || !this.meaning.index || filter.words.length === 0 || filter.category === 'credentials') {
+      return this.recallByKeyword(mindId, filter, limit, input.cursor);
+    }
+    const fingerprint = `${searchFingerprint(filter)}.${mode}`;
+    const position = input.cursor ? decodeMeaningCursor(input.cursor, fingerprint) : { offset: 0 };
+    const vector = await this.meaning.queryVector((input.q ?? '').trim());
+    const { hits, next } = await recallByMeaning(this.ctx.db, this.store.memoryRows, this.meaning.index, mindId, {
+      mode,
+      filter,
+      vector,
+      position,
+      limit,
+    });
+    return {
+      memories: hits.map((r) => ({ ...r.memory, score: r.score, match: r.match })),
+      next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,
+    };
+  }
+
+  /** Full-text ranking only (mode keyword, and whenever meaning cannot help), paged by keyset. */
+  private async recallByKeyword(mindId: string, filter: RecallFilter, limit: number, cursor: string | undefined) {
     const fingerprint = searchFingerprint(filter);
-    const after = input.cursor ? decodeCursor(input.cursor, fingerprint) : undefined;
+    const after = cursor ? decodeCursor(cursor, fingerprint) : undefined;
     const rows = await this.store.recall(this.ctx.db, mindId, filter, limit + 1, after);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     return {
-      memories: page.map((r) => ({ ...r.memory, score: r.score })),
+      memories: page.map((r) => ({ ...r.memory, score: r.score, match: 'keyword' as const })),
       next_cursor:
         rows.length > limit && last
           ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id })
@@ -196,7 +237,8 @@ export class MemoriesService {
   async stats(mindId: string) {
     const { byCategory, verified, lastActivity } = await this.store.stats(this.ctx.db, mindId);
     const total = Object.values(byCategory).reduce((a, b) => a + b, 0);
-    return { total, by_category: byCategory, verified, last_activity: lastActivity };
+    const pending = this.meaning.enabled ? await pendingEmbeddings(this.ctx.db, mindId) : 0;
+    return { total, by_category: byCategory, verified, last_activity: lastActivity, pending_embeddings: pending };
   }
 
   /** Verification is a human act: the owning user's JWT only. */
@@ -206,7 +248,7 @@ export class MemoriesService {
         `${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`,
       );
     }
-    return this.writes.run(async (trx, index) => {
+    return this.write(async (trx, index) => {
       const found = await this.store.findWithOwner(trx, id);
       if (!found || found.userId !== caller.userId) throw ApiError.notFound('Memory');
       const { memory, mindId } = found;

@@ -27,6 +27,11 @@ export class MemoriesStore {
     this.rows = new MemoryRows(cipher);
   }
 
+  /** Rows to memories and back (recall by meaning reads rows itself). */
+  get memoryRows(): MemoryRows {
+    return this.rows;
+  }
+
   /** The row as written; on PostgreSQL with its search vector (NULL for credentials, which are never indexed). */
   private rowFor(conn: Conn, mindId: string, memory: Memory) {
     const row = this.rows.toRow(mindId, memory);

@@ -2,6 +2,7 @@ import { API_VERSION } from '@mindservice/contract/openapi';
 import { contract, listRoutes } from '@mindservice/contract';
 import type { Area } from '../area.js';
 import type { AppContext } from '../context.js';
+import type { Meaning } from '../memories/meaning.js';
 
 const ENDPOINTS = listRoutes(contract).map(({ route, metadata }) => ({
   method: route.method,
@@ -10,7 +11,7 @@ const ENDPOINTS = listRoutes(contract).map(({ route, metadata }) => ({
   summary: route.summary ?? '',
 }));
 
-export function systemArea(ctx: AppContext): Area<typeof contract.system> {
+export function systemArea(ctx: AppContext, meaning: Meaning): Area<typeof contract.system> {
   return {
     handlers: {
       health: async () => {
@@ -21,7 +22,8 @@ export function systemArea(ctx: AppContext): Area<typeof contract.system> {
           database = 'unreachable';
         }
         const status = ctx.state !== 'ready' ? ctx.state : database === 'ok' ? 'ok' : 'unavailable';
-        const body = { status, version: API_VERSION, uptime_s: Math.floor((Date.now() - ctx.startedAt) / 1000), database } as const;
+        const uptime = Math.floor((Date.now() - ctx.startedAt) / 1000);
+        const body = { status, version: API_VERSION, uptime_s: uptime, database, embeddings: meaning.status() } as const;
         return status === 'ok' ? { status: 200, body } : { status: 503, body };
       },
       listEndpoints: async () => ({ status: 200, body: { endpoints: ENDPOINTS } }),

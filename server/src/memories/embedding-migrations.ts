@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import { isPostgres } from '../db/dialect.js';
+import type { Migration } from '../db/migration.js';
+
+/**
+ * Recall by meaning (DESIGN section 11). `embedding_queue` holds the memories whose vector is missing
+ * or out of date; triggers fill it in the transaction of every write that changes what is embedded,
+ * so no write path can forget it and a crash loses nothing. `version` grows with each change: the
+ * worker removes a row only if it is still the version it embedded. Credentials are never queued.
+ * `memory_vectors` holds one vector per memory (float32, little-endian) with its model's name.
+ */
+const SQLITE_TRIGGERS = [
+  // memories_rank holds exactly the non-credential memories and is rewritten on every update.
+  `CREATE TRIGGER embedding_queue_on_write AFTER INSERT ON memories_rank BEGIN
+     INSERT INTO embedding_queue (memory_seq, mind_id, version)
+       VALUES (new.seq, (SELECT mind_id FROM memories WHERE seq = new.seq), 1)
+       ON CONFLICT (memory_seq) DO UPDATE SET version = version + 1, claimed_until = NULL;
+   END`,
+  // A memory turned into a credential: its vector and queue entry go.
+  `CREATE TRIGGER memory_vectors_on_credential AFTER UPDATE OF category ON memories WHEN new.category = 'credentials' BEGIN
+     DELETE FROM memory_vectors WHERE memory_seq = new.seq;
+     DELETE FROM embedding_queue WHERE memory_seq = new.seq;
+   END`,
+];
+
+const POSTGRES_TRIGGERS = [
+  `CREATE FUNCTION embedding_queue_on_write() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF NEW.category = 'credentials' THEN
+       DELETE FROM memory_vectors WHERE memory_seq = NEW.seq;
+       DELETE FROM embedding_queue WHERE memory_seq = NEW.seq;
+     ELSIF TG_OP = 'INSERT' OR NEW.content IS DISTINCT FROM OLD.content OR NEW.key IS DISTINCT FROM OLD.key
+        OR NEW.tags IS DISTINCT FROM OLD.tags OR NEW.category IS DISTINCT FROM OLD.category THEN
+       INSERT INTO embedding_queue (memory_seq, mind_id, version) VALUES (NEW.seq, NEW.mind_id, 1)
+         ON CONFLICT (memory_seq) DO UPDATE SET version = embedding_queue.version + 1, claimed_until = NULL;
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE TRIGGER embedding_queue_on_write AFTER INSERT OR UPDATE ON memories
+     FOR EACH ROW EXECUTE FUNCTION embedding_queue_on_write()`,
+];
+
+export const embeddingMigrations: Migration[] = [
+  {
+    name: '0520_memory_embeddings',
+    async up(db: Knex) {
+      await db.schema.createTable('embedding_queue', (t) => {
+        t.integer('memory_seq').primary().references('seq').inTable('memories').onDelete('CASCADE');
+        t.string('mind_id', 36).notNullable();
+        t.integer('version').notNullable();
+        t.string('claimed_until', 30).nullable();
+        t.index(['mind_id'], 'embedding_queue_mind');
+      });
+      await db.schema.createTable('memory_vectors', (t) => {
+        t.integer('memory_seq').primary().references('seq').inTable('memories').onDelete('CASCADE');
+        t.string('mind_id', 36).notNullable();
+        t.string('model', 200).notNullable();
+        t.binary('vector').notNullable();
+        t.string('embedded_at', 30).notNullable();
+        t.index(['mind_id', 'embedded_at'], 'memory_vectors_mind_recency');
+      });
+      // The model the stored vectors were made with; a different one at start re-embeds everything.
+      await db.schema.createTable('embedding_state', (t) => {
+        t.integer('id').primary();
+        t.string('model', 200).nullable();
+      });
+      await db('embedding_state').insert({ id: 1, model: null });
+      for (const sql of isPostgres(db) ? POSTGRES_TRIGGERS : SQLITE_TRIGGERS) await db.raw(sql);
+      // Memories written before this migration wait for their first embedding like new ones.
+      await db.raw(
+        `INSERT INTO embedding_queue (memory_seq, mind_id, version) SELECT seq, mind_id, 1 FROM memories WHERE category != 'credentials'`,
+      );
+    },
+    async down(db: Knex) {
+      if (isPostgres(db)) {
+        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_write ON memories');
+        await db.raw('DROP FUNCTION IF EXISTS embedding_queue_on_write()');
+      } else {
+        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_write');
+        await db.raw('DROP TRIGGER IF EXISTS memory_vectors_on_credential');
+      }
+      await db.schema.dropTable('embedding_state');
+      await db.schema.dropTable('memory_vectors');
+      await db.schema.dropTable('embedding_queue');
+    },
+  },
+];

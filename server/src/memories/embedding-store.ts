@@ -1,0 +1,156 @@
+import { type Conn, type Db, isPostgres } from '../db/database.js';
+
+/** A queued memory, claimed by this worker until the lease ends. */
+export interface ClaimedEmbedding {
+  seq: number;
+  mindId: string;
+  version: number;
+  /** What is embedded: the key, the content and the tags. */
+  text: string;
+}
+
+/** A vector as stored: float32, little-endian. */
+export const vectorToBuffer = (vector: Float32Array): Buffer => {
+  const out = Buffer.alloc(vector.length * 4);
+  for (let i = 0; i < vector.length; i++) out.writeFloatLE(vector[i]!, i * 4);
+  return out;
+};
+
+export const bufferToVector = (bytes: Uint8Array): Float32Array => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const vector = new Float32Array(bytes.byteLength / 4);
+  for (let i = 0; i < vector.length; i++) vector[i] = view.getFloat32(i * 4, true);
+  return vector;
+};
+
+const claimable = (now: string) => (q: import('knex').Knex.QueryBuilder) =>
+  q.where((w) => w.whereNull('claimed_until').orWhere('claimed_until', '<', now));
+
+/**
+ * Claims up to `limit` queued memories and reads what to embed. On PostgreSQL with a lease, in one
+ * UPDATE over `FOR UPDATE SKIP LOCKED`, so several instances never claim the same memory. A SQLite
+ * database has one service process and so one worker: it only reads (no write to compete with the
+ * requests' writes for the one connection).
+ */
+export async function claimPendingEmbeddings(
+  db: Db,
+  claim: { now: string; leaseUntil: string; limit: number },
+): Promise<ClaimedEmbedding[]> {
+  type Claimed = Array<{ memory_seq: number; mind_id: string; version: number }>;
+  const due = (conn: Conn) => conn('embedding_queue').modify(claimable(claim.now)).orderBy('memory_seq').limit(claim.limit);
+  const claimed: Claimed = isPostgres(db)
+    ? ((await db('embedding_queue')
+        .whereIn('memory_seq', due(db).select('memory_seq').forUpdate().skipLocked())
+        .update({ claimed_until: claim.leaseUntil })
+        .returning(['memory_seq', 'mind_id', 'version'])) as Claimed)
+    : ((await due(db).select('memory_seq', 'mind_id', 'version')) as Claimed);
+  if (claimed.length === 0) return [];
+  const memories = (await db('memories')
+    .whereIn(
+      'seq',
+      claimed.map((c) => c.memory_seq),
+    )
+    .select('seq', 'key', 'content', 'tags')) as Array<{ seq: number; key: string | null; content: string; tags: string }>;
+  const bySeq = new Map(memories.map((m) => [Number(m.seq), m]));
+  return claimed.flatMap((c) => {
+    const memory = bySeq.get(Number(c.memory_seq));
+    if (!memory) return []; // deleted meanwhile: its queue row went with it
+    const tags = JSON.parse(memory.tags) as string[];
+    const text = [memory.key?.replace(/[-_.]/g, ' ') ?? '', memory.content, tags.join(' ')].filter(Boolean).join('\n');
+    return [{ seq: Number(c.memory_seq), mindId: c.mind_id, version: Number(c.version), text }];
+  });
+}
+
+/**
+ * Stores the vectors and takes the memories off the queue, each only if it was not changed again
+ * while it was embedded (then its newer version stays queued and gets its own vector).
+ */
+export async function completeEmbeddings(
+  db: Db,
+  model: string,
+  done: Array<{ claimed: ClaimedEmbedding; vector: Float32Array }>,
+  now: string,
+): Promise<number> {
+  return db.transaction(async (trx) => {
+    let stored = 0;
+    for (const { claimed, vector } of done) {
+      const removed = await trx('embedding_queue').where({ memory_seq: claimed.seq, version: claimed.version }).delete();
+      if (!removed) continue;
+      await trx('memory_vectors')
+        .insert({ memory_seq: claimed.seq, mind_id: claimed.mindId, model, vector: vectorToBuffer(vector), embedded_at: now })
+        .onConflict('memory_seq')
+        .merge(['model', 'vector', 'embedded_at']);
+      stored++;
+    }
+    return stored;
+  });
+}
+
+/** Gives claimed memories back at once (the embedder failed): the next pass retries them. */
+export async function releaseEmbeddings(db: Db, claimed: ClaimedEmbedding[]): Promise<void> {
+  if (claimed.length === 0) return;
+  await db('embedding_queue')
+    .whereIn(
+      'memory_seq',
+      claimed.map((c) => c.seq),
+    )
+    .update({ claimed_until: null });
+}
+
+/**
+ * Records the embedder's model. With a different one than the stored vectors were made with, every
+ * memory is queued again (in the same transaction), so the change re-embeds in the background.
+ */
+export async function adoptModel(db: Db, model: string): Promise<{ changed: boolean; queued: number }> {
+  return db.transaction(async (trx) => {
+    const state = (await trx('embedding_state').where({ id: 1 }).first('model')) as { model: string | null } | undefined;
+    if (state?.model === model) return { changed: false, queued: 0 };
+    const queued = await requeueAll(trx);
+    await trx('embedding_state').where({ id: 1 }).update({ model });
+    return { changed: true, queued };
+  });
+}
+
+/** Embeddings are off: the queue is emptied and the model forgotten (turning them on queues every memory). */
+export async function forgetModel(db: Db): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx('embedding_queue').delete();
+    await trx('embedding_state').where({ id: 1 }).update({ model: null });
+  });
+}
+
+/** Queues every memory that is embedded (all but credentials) again; `mindId` limits it to one mind. */
+export async function requeueAll(conn: Conn, mindId?: string): Promise<number> {
+  const where = mindId ? `AND mind_id = ?` : '';
+  const result = (await conn.raw(
+    `INSERT INTO embedding_queue (memory_seq, mind_id, version)
+       SELECT seq, mind_id, 1 FROM memories WHERE category != 'credentials' ${where}
+     ON CONFLICT (memory_seq) DO UPDATE SET version = embedding_queue.version + 1, claimed_until = NULL`,
+    mindId ? [mindId] : [],
+  )) as { rowCount?: number; changes?: number };
+  return Number(result.rowCount ?? result.changes ?? 0);
+}
+
+export async function pendingEmbeddings(conn: Conn, mindId?: string): Promise<number> {
+  const query = conn('embedding_queue');
+  if (mindId) query.where({ mind_id: mindId });
+  const row = (await query.count({ n: '*' }).first()) as { n: number | string } | undefined;
+  return Number(row?.n ?? 0);
+}
+
+/** The mind's vectors of `model` stored at or after `since` (all with no `since`), oldest first. */
+export async function vectorsSince(
+  conn: Conn,
+  mindId: string,
+  model: string,
+  since: string | undefined,
+): Promise<Array<{ seq: number; vector: Float32Array; embeddedAt: string }>> {
+  const query = conn('memory_vectors').where({ mind_id: mindId, model });
+  if (since) query.where('embedded_at', '>=', since);
+  const rows = (await query.orderBy('embedded_at').select('memory_seq', 'vector', 'embedded_at')) as Array<{
+    memory_seq: number;
+    vector: Uint8Array;
+    embedded_at: string;
+  }>;
+  return rows.map((r) => ({ seq: Number(r.memory_seq), vector: bufferToVector(r.vector), embeddedAt: r.embedded_at }));
+}

@@ -1,0 +1,136 @@
+import type { Db } from '../db/database.js';
+import type { Embedder } from './embeddings/embedder.js';
+import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './embedding-store.js';
+
+/** Memories embedded per call to the embedder. */
+const BATCH = 64;
+/** How long a claim lasts: a worker that died gives its memories to another after this. */
+const LEASE_MS = 120_000;
+/** With nothing queued, how often another instance's writes are looked for (a write here wakes it at once). */
+const IDLE_POLL_MS = 1_000;
+const MAX_BACKOFF_MS = 30_000;
+
+interface WorkerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/** What /health and GET /memory/stats show of the embedding worker. */
+export interface EmbeddingStatus {
+  state: 'ok' | 'failing';
+  lastError?: string;
+}
+
+/**
+ * Embeds queued memories in the background, in batches, off the request path: a write only queues
+ * (a trigger in its transaction), so POST /memory does not wait for the model, and until its vector
+ * is stored a memory is found by keyword. While the embedder fails, the worker retries with growing
+ * pauses (one log line when it starts failing and one when it recovers); recall keeps working by
+ * keyword meanwhile.
+ */
+export class EmbeddingWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private backoffMs = 0;
+  private failing: string | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly embedder: Embedder,
+    private readonly log: WorkerLog,
+  ) {}
+
+  status(): EmbeddingStatus {
+    return this.failing ? { state: 'failing', lastError: this.failing } : { state: 'ok' };
+  }
+
+  async start(): Promise<void> {
+    const { changed, queued } = await adoptModel(this.db, this.embedder.model);
+    if (changed && queued)
+      this.log.info({ model: this.embedder.model, queued }, 'embedding model changed: re-embedding every memory in the background');
+    this.wake();
+  }
+
+  /** Something was written: look at the queue now (unless the embedder is failing: then at the next retry). */
+  wake(): void {
+    if (this.backoffMs > 0) return;
+    this.run();
+  }
+
+  private run(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.drainQueue().finally(() => {
+      this.running = undefined;
+      if (this.again) this.run();
+    });
+  }
+
+  private async drainQueue(): Promise<void> {
+    let pause = IDLE_POLL_MS;
+    do {
+      this.again = false;
+      try {
+        while (!this.stopped && (await this.embedBatch()) > 0);
+        pause = IDLE_POLL_MS;
+      } catch (err) {
+        pause = this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs ? this.backoffMs * 2 : 1_000);
+        this.again = false;
+        this.noteFailure(err);
+      }
+    } while (this.again && !this.stopped && this.backoffMs === 0);
+    if (!this.stopped) this.timer = setTimeout(() => this.run(), pause);
+  }
+
+  /** Embeds one batch; resolves with how many memories it claimed (0: the queue is empty). */
+  private async embedBatch(): Promise<number> {
+    const now = new Date();
+    const claimed = await claimPendingEmbeddings(this.db, {
+      now: now.toISOString(),
+      leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+      limit: BATCH,
+    });
+    if (claimed.length === 0) return 0;
+    let vectors: Float32Array[];
+    try {
+      vectors = await this.embedder.embed(claimed.map((c) => c.text));
+    } catch (err) {
+      await releaseEmbeddings(this.db, claimed);
+      throw err;
+    }
+    await completeEmbeddings(
+      this.db,
+      this.embedder.model,
+      claimed.map((c, i) => ({ claimed: c, vector: vectors[i]! })),
+      new Date().toISOString(),
+    );
+    if (this.failing) this.log.info({ model: this.embedder.model }, 'embeddings: the embedder answers again');
+    this.failing = undefined;
+    this.backoffMs = 0;
+    return claimed.length;
+  }
+
+  private noteFailure(err: unknown) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (!this.failing) {
+      this.log.warn(
+        { model: this.embedder.model, err: message, retryInMs: this.backoffMs },
+        'embeddings: the embedder fails; memories wait in the queue and recall works by keyword meanwhile',
+      );
+    }
+    this.failing = message;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+}

@@ -1,0 +1,100 @@
+import type { AppContext } from '../context.js';
+import type { Db } from '../db/database.js';
+import { forgetModel } from './embedding-store.js';
+import { EmbeddingWorker, type EmbeddingStatus } from './embedding-worker.js';
+import { createEmbedder } from './embeddings/create-embedder.js';
+import type { Embedder } from './embeddings/embedder.js';
+import { VectorIndex } from './vector-index.js';
+
+/** A question's vector is awaited at most this long; past it recall answers by keyword. */
+const QUERY_TIMEOUT_MS = 3_000;
+const QUERY_CACHE_SIZE = 500;
+
+/** What /health and GET /memory/stats say about recall by meaning. */
+export interface MeaningStatus {
+  provider: 'local' | 'openai' | 'off';
+  model: string | null;
+  state: 'ok' | 'failing' | 'off';
+  detail?: string;
+}
+
+/**
+ * Recall by meaning as the memories area uses it: the embedder MIND_EMBEDDINGS chose, the background
+ * worker that embeds queued memories, and the in-memory index of stored vectors. With embeddings off
+ * every part is absent and recall is keyword only.
+ */
+export class Meaning {
+  private readonly embedder: Embedder | undefined;
+  private readonly worker: EmbeddingWorker | undefined;
+  readonly index: VectorIndex | undefined;
+  private readonly queries = new Map<string, Float32Array>();
+  private readonly db: Db;
+
+  constructor(ctx: AppContext) {
+    this.db = ctx.db;
+    const { embeddings } = ctx.config;
+    const log = ctx.log;
+    this.embedder = createEmbedder({
+      mode: embeddings.mode,
+      cacheDir: embeddings.cacheDir,
+      url: embeddings.url,
+      model: embeddings.model,
+      apiKey: embeddings.apiKey,
+      logger: log,
+    });
+    if (this.embedder) {
+      this.worker = new EmbeddingWorker(ctx.db, this.embedder, log);
+      this.index = new VectorIndex(this.embedder.model, ctx.config.vectorCacheBytes);
+    }
+  }
+
+  get enabled(): boolean {
+    return this.embedder !== undefined;
+  }
+
+  /** Starts the worker; with embeddings off, forgets the stored model, so turning them on re-embeds all. */
+  async start(): Promise<void> {
+    if (this.worker) return this.worker.start();
+    await forgetModel(this.db);
+  }
+
+  /** A memory was written: the worker embeds it now rather than at its next look. */
+  written(): void {
+    this.worker?.wake();
+  }
+
+  /**
+   * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
+   * embedder is failing, or it does not answer in time.
+   */
+  async queryVector(q: string): Promise<Float32Array | undefined> {
+    if (!this.embedder || this.worker?.status().state === 'failing') return undefined;
+    const cached = this.queries.get(q);
+    if (cached) return cached;
+    try {
+      const [vector] = await this.embedder.embed([q], AbortSignal.timeout(QUERY_TIMEOUT_MS));
+      if (!vector) return undefined;
+      if (this.queries.size >= QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value!);
+      this.queries.set(q, vector);
+      return vector;
+    } catch {
+      return undefined;
+    }
+  }
+
+  status(): MeaningStatus {
+    if (!this.embedder || !this.worker) return { provider: 'off', model: null, state: 'off' };
+    const worker: EmbeddingStatus = this.worker.status();
+    return {
+      provider: this.embedder.provider,
+      model: this.embedder.model,
+      state: worker.state,
+      ...(worker.lastError ? { detail: worker.lastError } : {}),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.worker?.stop();
+    await this.embedder?.close();
+  }
+}

@@ -1,0 +1,150 @@
+import type { Knex } from 'knex';
+import { type Conn, isPostgres } from '../db/database.js';
+import { FUSION_DEFAULTS, FUSION_DEFAULTS_POSTGRES, type FusionOptions, fuse } from './embeddings/fusion.js';
+import { recallPage } from './recall.js';
+import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
+import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
+import type { VectorIndex } from './vector-index.js';
+
+export type RecallMode = 'hybrid' | 'keyword' | 'semantic';
+export type Match = 'keyword' | 'semantic' | 'both';
+
+export interface MatchedRow extends RecallRow {
+  match: Match;
+}
+
+/** Below this cosine similarity a memory is not a semantic hit at all. */
+export const SIMILARITY_FLOOR = 0.3;
+/**
+ * The fused ranking covers the best WINDOW of each ranking (the same on every page, so paging never
+ * repeats or skips a hit). Keyword hits beyond the keyword window follow it, score 0, in keyword order.
+ */
+export const WINDOW = 100;
+
+/** Where a page starts: an offset in the fused window, or after a keyword hit of the tail. */
+export type HybridPosition = { offset: number } | { after: PagePosition };
+
+export interface HybridQuery {
+  mode: 'hybrid' | 'semantic';
+  filter: RecallFilter;
+  /** The query's vector; undefined when the embedder failed or was too slow (keyword only). */
+  vector: Float32Array | undefined;
+  position: HybridPosition;
+  limit: number;
+}
+
+/**
+ * A page of recall by meaning (mode semantic) or by meaning and words fused (mode hybrid), and where
+ * the next page starts. Verified memories first on equal scores, then the newest.
+ */
+export async function recallByMeaning(
+  conn: Conn,
+  rows: MemoryRows,
+  index: VectorIndex,
+  mindId: string,
+  query: HybridQuery,
+): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined }> {
+  const semantic = query.vector ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, WINDOW) : [];
+  if (query.mode === 'semantic') {
+    const offset = 'offset' in query.position ? query.position.offset : 0;
+    const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
+    return pageOf(ranked, offset, query.limit);
+  }
+  const keyword = await recallPage(conn, rows, mindId, query.filter, WINDOW + 1);
+  const windowed = keyword.slice(0, WINDOW);
+  const semanticIds = new Set(semantic.map((r) => r.memory.id));
+  let hits: MatchedRow[] = [];
+  let tailFrom: PagePosition | undefined;
+  if ('offset' in query.position) {
+    const fused = fuseWindow(conn, windowed, semantic);
+    const page = pageOf(fused, query.position.offset, query.limit);
+    if (page.next || keyword.length <= WINDOW) return page;
+    hits = page.hits;
+    tailFrom = positionOf(windowed.at(-1)!);
+  } else {
+    tailFrom = query.position.after;
+  }
+  // The tail: keyword hits past the window, without those the fused window showed for their meaning.
+  const wanted = query.limit - hits.length;
+  const tail = (await recallPage(conn, rows, mindId, query.filter, wanted + semanticIds.size + 1, tailFrom)).filter(
+    (row) => !semanticIds.has(row.memory.id),
+  );
+  const shown = tail.slice(0, wanted);
+  hits.push(...shown.map((row): MatchedRow => ({ memory: row.memory, score: 0, match: 'keyword' })));
+  const last = shown.at(-1);
+  return { hits, next: tail.length > wanted && last ? { after: positionOf(last) } : undefined };
+}
+
+const positionOf = (row: RecallRow): PagePosition => ({ score: row.score, updatedAt: row.memory.updated_at, id: row.memory.id });
+
+const byScore = (a: MatchedRow, b: MatchedRow) =>
+  b.score - a.score ||
+  Number(b.memory.verified) - Number(a.memory.verified) ||
+  b.memory.updated_at.localeCompare(a.memory.updated_at) ||
+  b.memory.id.localeCompare(a.memory.id);
+
+function pageOf(ranked: MatchedRow[], offset: number, limit: number) {
+  const hits = ranked.slice(offset, offset + limit);
+  return { hits, next: offset + limit < ranked.length ? { offset: offset + limit } : undefined };
+}
+
+/** The two windows as one ranking (fusion.ts, tuned on bench/recall-eval), each hit saying how it matched. */
+function fuseWindow(conn: Conn, keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
+  const byId = new Map<string, RecallRow>();
+  for (const row of [...keyword, ...semantic]) byId.set(row.memory.id, row);
+  const inKeyword = new Set(keyword.map((r) => r.memory.id));
+  const inSemantic = new Set(semantic.map((r) => r.memory.id));
+  const hits = (list: RecallRow[]) => list.map((r) => ({ id: r.memory.id, score: r.score }));
+  const ranked = fuse(hits(keyword), hits(semantic), fusionFor(conn));
+  // A keyword hit the fusion gave nothing (only common words matched) is still a hit.
+  const fusedIds = new Set(ranked.map((h) => h.id));
+  for (const row of keyword) if (!fusedIds.has(row.memory.id)) ranked.push({ id: row.memory.id, score: 0 });
+  return ranked
+    .map(({ id, score }): MatchedRow => {
+      const match: Match = inKeyword.has(id) ? (inSemantic.has(id) ? 'both' : 'keyword') : 'semantic';
+      return { memory: byId.get(id)!.memory, score, match };
+    })
+    .sort(byScore);
+}
+
+/** SQLite's BM25 and PostgreSQL's ts_rank are on different scales; each has its squash (fusion.ts). */
+const fusionFor = (conn: Conn): FusionOptions => (isPostgres(conn) ? FUSION_DEFAULTS_POSTGRES : FUSION_DEFAULTS);
+
+/**
+ * The mind's memories nearest to the vector that pass the filters, closest first, at least
+ * SIMILARITY_FLOOR similar. Filters are applied to the nearest neighbours; a selective filter reads
+ * more of them.
+ */
+async function nearestMemories(
+  conn: Conn,
+  rows: MemoryRows,
+  index: VectorIndex,
+  mindId: string,
+  filter: RecallFilter,
+  vector: Float32Array,
+  depth: number,
+): Promise<RecallRow[]> {
+  const filtered =
+    filter.category !== undefined || filter.key !== undefined || filter.tags.length > 0 || filter.verified !== undefined || filter.since;
+  const neighbours = (await index.nearest(conn, mindId, vector, filtered ? depth * 10 : depth * 2)).filter(
+    (n) => n.similarity >= SIMILARITY_FLOOR,
+  );
+  if (neighbours.length === 0) return [];
+  const params: Knex.RawBinding[] = [mindId];
+  const conditions = filterConditions(filter, 'm', params);
+  const found = new Map<number, ReadRow>();
+  for (let i = 0; i < neighbours.length; i += 500) {
+    const seqs = neighbours.slice(i, i + 500).map((n) => n.seq);
+    const chunk = (await conn.raw(
+      `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.mind_id = ? AND ${conditions.join(' AND ')} AND m.seq IN (${seqs.map(() => '?').join(', ')})`,
+      [...params, ...seqs],
+    )) as Array<ReadRow & { seq: number }> | { rows: Array<ReadRow & { seq: number }> };
+    for (const row of Array.isArray(chunk) ? chunk : chunk.rows) found.set(Number(row.seq), row);
+  }
+  const hits: RecallRow[] = [];
+  for (const n of neighbours) {
+    const row = found.get(n.seq);
+    if (row && hits.length < depth) hits.push({ memory: rows.toMemory(row), score: n.similarity });
+  }
+  return hits;
+}
