@@ -65,7 +65,7 @@ describe('recall by meaning with the local embedder (the default)', () => {
       .join('memories', 'memories.seq', 'memory_vectors.memory_seq')
       .where('memories.id', secret.id);
     assert.equal(vectors.length, 0);
-    for (const query of [{ q: 'violin password', mode: 'semantic' }, { q: 'violin password' }]) {
+    for (const query of <Array<Record<string, string>>>[{ q: 'violin password', mode: 'semantic' }, { q: 'violin password' }]) {
       assert.ok(!(await m.recall(query)).memories.some((h) => h.id === secret.id), JSON.stringify(query));
     }
     // Asked for by category, credentials are found by keyword (key and tags) only.
