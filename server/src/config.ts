@@ -98,6 +98,7 @@ const EnvSchema = z.object({
   MIND_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
   MIND_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
   MIND_EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
+  MIND_EMBEDDINGS_TIMEOUT: duration.default('30s'),
   MIND_VECTOR_CACHE_MB: z.coerce.number().int().min(1).max(100_000).default(256),
 });
 
@@ -148,7 +149,7 @@ export interface Config {
   /** Rows a deleted mind's background purge removes per statement (minds/purge.ts). */
   mindDeleteChunkSize: number;
   /** The embedder of recall by meaning: local word vectors, an OpenAI-compatible server, or off (keyword only). */
-  embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; url?: string; model?: string; apiKey?: string };
+  embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; timeoutMs: number; url?: string; model?: string; apiKey?: string };
   /** Memory for the vectors of recently searched minds (memories/vector-index.ts). */
   vectorCacheBytes: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
@@ -212,6 +213,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       mode: e.MIND_EMBEDDINGS,
       // The local word table, built once from the npm package (memories/embeddings/local-model.ts).
       cacheDir: resolve(e.MIND_EMBEDDINGS_CACHE_DIR ?? join(e.MIND_DATA_DIR, 'embeddings')),
+      timeoutMs: e.MIND_EMBEDDINGS_TIMEOUT,
       ...(e.MIND_EMBEDDINGS_URL ? { url: e.MIND_EMBEDDINGS_URL } : {}),
       ...(e.MIND_EMBEDDINGS_MODEL ? { model: e.MIND_EMBEDDINGS_MODEL } : {}),
       ...(e.MIND_EMBEDDINGS_API_KEY ? { apiKey: e.MIND_EMBEDDINGS_API_KEY } : {}),

@@ -4,8 +4,6 @@ import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddin
 
 /** Memories embedded per call to the embedder. */
 const BATCH = 64;
-/** How long a claim lasts: a worker that died gives its memories to another after this. */
-const LEASE_MS = 120_000;
 /** With nothing queued, how often another instance's writes are looked for (a write here wakes it at once). */
 const IDLE_POLL_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -41,6 +39,8 @@ export class EmbeddingWorker {
     private readonly db: Db,
     private readonly embedder: Embedder,
     private readonly log: WorkerLog,
+    /** How long a claim lasts (PostgreSQL): a worker that died gives its memories to another after this. */
+    private readonly leaseMs: number,
   ) {}
 
   status(): EmbeddingStatus {
@@ -94,7 +94,7 @@ export class EmbeddingWorker {
     const now = new Date();
     const claimed = await claimPendingEmbeddings(this.db, {
       now: now.toISOString(),
-      leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+      leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
       limit: BATCH,
     });
     if (claimed.length === 0) return 0;

@@ -9,6 +9,8 @@ import { VectorIndex } from './vector-index.js';
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
 const QUERY_TIMEOUT_MS = 3_000;
 const QUERY_CACHE_SIZE = 500;
+/** Attempts after the first for a batch sent to an OpenAI-compatible server. */
+const EMBED_RETRIES = 3;
 
 /** What /health and GET /memory/stats say about recall by meaning. */
 export interface MeaningStatus {
@@ -40,10 +42,15 @@ export class Meaning {
       url: embeddings.url,
       model: embeddings.model,
       apiKey: embeddings.apiKey,
+      timeoutMs: embeddings.timeoutMs,
+      maxRetries: EMBED_RETRIES,
       logger: log,
     });
     if (this.embedder) {
-      this.worker = new EmbeddingWorker(ctx.db, this.embedder, log);
+      // A claim outlives every attempt of a batch (each waits at most the timeout, and as long before the
+      // next), so only a dead instance's claims pass to another.
+      const leaseMs = (EMBED_RETRIES + 1) * 2 * embeddings.timeoutMs + 1_000;
+      this.worker = new EmbeddingWorker(ctx.db, this.embedder, log, leaseMs);
       this.index = new VectorIndex(this.embedder.model, ctx.config.vectorCacheBytes);
     }
   }

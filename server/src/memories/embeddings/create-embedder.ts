@@ -43,6 +43,7 @@ export function createEmbedder(settings: EmbeddingsSettings): Embedder | undefin
         timeoutMs: settings.timeoutMs ?? 30_000,
         batchSize: settings.batchSize ?? 64,
         maxRetries: settings.maxRetries ?? 3,
+        maxRetryDelayMs: Math.min(30_000, settings.timeoutMs ?? 30_000),
         logger: settings.logger,
       });
   }
