@@ -12,6 +12,7 @@ import { benchBaselines, benchEndpoints, HTTP_FULL, HTTP_QUICK } from './http.js
 import { load, markdownTable, type Row, row, writeResults } from './lib/report.js';
 import { databaseKinds, ROOT } from './lib/servers.js';
 import { benchMemories, MEMORIES_FULL, MEMORIES_QUICK } from './memories.js';
+import { benchEmbedderCost, benchRecallQuality } from './recall-quality.js';
 import { benchWebhooks, WEBHOOKS_FULL, WEBHOOKS_QUICK } from './webhooks.js';
 
 const quick = Boolean(process.env.BENCH_QUICK);
@@ -45,6 +46,8 @@ for (const kind of databaseKinds()) {
   if (expressRps) await step('HTTP endpoints', kind, () => benchEndpoints(kind, quick ? HTTP_QUICK : HTTP_FULL, expressRps));
   await step('remote computers', kind, () => benchComputers(kind, quick ? COMPUTERS_QUICK : COMPUTERS_FULL));
   await step('memories', kind, () => benchMemories(kind, quick ? MEMORIES_QUICK : MEMORIES_FULL));
+  await step('recall quality', kind, () => benchRecallQuality(kind));
+  await step('embedder cost', kind, () => benchEmbedderCost(kind));
   await step('webhooks', kind, () => benchWebhooks(kind, quick ? WEBHOOKS_QUICK : WEBHOOKS_FULL));
 }
 

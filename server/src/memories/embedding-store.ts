@@ -71,18 +71,26 @@ export async function completeEmbeddings(
   done: Array<{ claimed: ClaimedEmbedding; vector: Float32Array }>,
   now: string,
 ): Promise<number> {
+  if (done.length === 0) return 0;
   return db.transaction(async (trx) => {
-    let stored = 0;
-    for (const { claimed, vector } of done) {
-      const removed = await trx('embedding_queue').where({ memory_seq: claimed.seq, version: claimed.version }).delete();
-      if (!removed) continue;
+    // One statement each for the batch: taking the rows still at their claimed version off the queue,
+    // then storing those memories' vectors.
+    const pairs = done.map(() => '(?, ?)').join(', ');
+    const removed = (await trx.raw(
+      `DELETE FROM embedding_queue WHERE (memory_seq, version) IN (VALUES ${pairs}) RETURNING memory_seq`,
+      done.flatMap(({ claimed }) => [claimed.seq, claimed.version]),
+    )) as Array<{ memory_seq: number }> | { rows: Array<{ memory_seq: number }> };
+    const still = new Set((Array.isArray(removed) ? removed : removed.rows).map((r) => Number(r.memory_seq)));
+    const rows = done
+      .filter(({ claimed }) => still.has(claimed.seq))
+      .map(({ claimed, vector }) => ({ memory_seq: claimed.seq, mind_id: claimed.mindId, model, vector: vectorToBuffer(vector), embedded_at: now }));
+    for (let i = 0; i < rows.length; i += 100) {
       await trx('memory_vectors')
-        .insert({ memory_seq: claimed.seq, mind_id: claimed.mindId, model, vector: vectorToBuffer(vector), embedded_at: now })
+        .insert(rows.slice(i, i + 100))
         .onConflict('memory_seq')
         .merge(['model', 'vector', 'embedded_at']);
-      stored++;
     }
-    return stored;
+    return rows.length;
   });
 }
 

@@ -3,7 +3,9 @@ import type { Embedder } from './embeddings/embedder.js';
 import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './embedding-store.js';
 
 /** Memories embedded per call to the embedder. */
-const BATCH = 64;
+const BATCH = 128;
+/** A write wakes the worker this much later, so that writes arriving together are embedded together. */
+const GATHER_MS = 100;
 /** With nothing queued, how often another instance's writes are looked for (a write here wakes it at once). */
 const IDLE_POLL_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -29,6 +31,7 @@ export interface EmbeddingStatus {
  */
 export class EmbeddingWorker {
   private timer: NodeJS.Timeout | undefined;
+  private timerAt = 0;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -56,8 +59,16 @@ export class EmbeddingWorker {
 
   /** Something was written: look at the queue now (unless the embedder is failing: then at the next retry). */
   wake(): void {
-    if (this.backoffMs > 0) return;
-    this.run();
+    if (this.backoffMs > 0 || this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    const at = Date.now() + GATHER_MS;
+    if (this.timer && this.timerAt <= at) return;
+    clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.run(), GATHER_MS);
   }
 
   private run(): void {
@@ -67,6 +78,7 @@ export class EmbeddingWorker {
       return;
     }
     clearTimeout(this.timer);
+    this.timer = undefined;
     this.running = this.drainQueue().finally(() => {
       this.running = undefined;
       if (this.again) this.run();
@@ -86,7 +98,10 @@ export class EmbeddingWorker {
         this.noteFailure(err);
       }
     } while (this.again && !this.stopped && this.backoffMs === 0);
-    if (!this.stopped) this.timer = setTimeout(() => this.run(), pause);
+    if (!this.stopped) {
+      this.timerAt = Date.now() + pause;
+      this.timer = setTimeout(() => this.run(), pause);
+    }
   }
 
   /** Embeds one batch; resolves with how many memories it claimed (0: the queue is empty). */

@@ -126,7 +126,7 @@ async function nearestMemories(
 ): Promise<RecallRow[]> {
   const filtered =
     filter.category !== undefined || filter.key !== undefined || filter.tags.length > 0 || filter.verified !== undefined || filter.since;
-  const neighbours = (await index.nearest(conn, mindId, vector, filtered ? depth * 10 : depth * 2)).filter(
+  const neighbours = (await index.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20)).filter(
     (n) => n.similarity >= SIMILARITY_FLOOR,
   );
   if (neighbours.length === 0) return [];
