@@ -3,6 +3,9 @@
 // (b) semantic (cosine of the local embedder's vectors), (c) hybrid (fusion.ts). The fusion's
 // constants are tuned on the odd-numbered facts (dev) and shown on the even ones (test) too. A
 // second query list, the facts' own key words, checks that hybrid keeps exact matches at rank 1.
+// (d) hybrid + rerank: the window of the best RERANK_SEMANTIC vector hits and DEPTH keyword hits
+// re-ranked by rerank.ts (density-corrected cosine, word alignment, keyword score), its constants
+// chosen on the dev half too (--sweep shows the grid).
 //
 // Usage: node --import tsx bench/recall-eval/evaluate.ts [--sweep]
 import { tmpdir } from 'node:os';
@@ -10,16 +13,22 @@ import { join } from 'node:path';
 import { createLocalEmbedderInProcess } from '../../server/src/memories/embeddings/local-embedder.js';
 import { FUSION_DEFAULTS, type FusionOptions, fuse, type Hit } from '../../server/src/memories/embeddings/fusion.js';
 import type { LoadInfo } from '../../server/src/memories/embeddings/local-model.js';
+import { RERANK_DEFAULTS, type RerankCandidate, type RerankOptions } from '../../server/src/memories/embeddings/rerank.js';
 import { type Fact, loadEvalSet } from './data.js';
 import { KeywordIndex } from './keyword-index.js';
 
 /** Hits taken from each side before fusing (the server would page the same way). */
 const DEPTH = 100;
+/** Vector hits in the re-ranking window (with the DEPTH keyword hits). */
+const RERANK_SEMANTIC = 200;
 
 interface Query {
   fact: Fact;
+  text: string;
   keyword: Hit[];
   semantic: Hit[];
+  /** The re-ranking window: keyword hits first, then vector hits not among them. */
+  window: RerankCandidate[];
 }
 interface Scores {
   r1: number;
@@ -53,6 +62,7 @@ async function main() {
   let load: LoadInfo | undefined;
   const embedder = createLocalEmbedderInProcess({ cacheDir: join(tmpdir(), 'mind-recall-eval'), onLoad: (info) => (load = info) });
   const docVectors = await embedder.embed(docs.map((d) => d.content));
+  const contentOf = new Map(docs.map((d) => [d.id, d.content]));
   const embedMs = performance.now() - started - (load?.ms ?? 0);
   const keywordIndex = new KeywordIndex(docs);
 
@@ -66,11 +76,25 @@ async function main() {
   };
   const queries = async (text: (f: Fact) => string): Promise<Query[]> => {
     const vectors = await embedder.embed(facts.map(text));
-    return facts.map((fact, i) => ({
-      fact,
-      keyword: keywordIndex.search(text(fact), DEPTH),
-      semantic: semanticHits(vectors[i]!).slice(0, DEPTH),
-    }));
+    return facts.map((fact, i) => {
+      const keyword = keywordIndex.search(text(fact), DEPTH);
+      const all = semanticHits(vectors[i]!);
+      const similarity = new Map(all.map((h) => [h.id, h.score]));
+      const keywordScore = new Map(keyword.map((h) => [h.id, h.score]));
+      const ids = new Set([...keyword.map((h) => h.id), ...all.slice(0, RERANK_SEMANTIC).map((h) => h.id)]);
+      const window = [...ids].map((id) => ({
+        id,
+        text: contentOf.get(id)!,
+        keywordScore: keywordScore.get(id) ?? 0,
+        similarity: similarity.get(id),
+      }));
+      return { fact, text: text(fact), keyword, semantic: all.slice(0, DEPTH), window };
+    });
+  };
+  const reranked = async (list: Query[], options: RerankOptions = RERANK_DEFAULTS) => {
+    const out: Array<{ fact: Fact; hits: Hit[] }> = [];
+    for (const q of list) out.push({ fact: q.fact, hits: await embedder.rerank(q.text, q.window, options) });
+    return score(out);
   };
   const questions = await queries((f) => f.question);
   const keywordQueries = await queries((f) => f.keywords);
@@ -97,6 +121,28 @@ async function main() {
       );
     }
     console.log('');
+    console.log('rerank sweep (paraphrased questions; keyword-style rank-1 rate), best 25 by dev r@5 + MRR/10\n');
+    const grid: RerankOptions[] = [];
+    for (const neighbours of [3, 5, 10])
+      for (const densityWeight of [0, 0.5, 0.75, 1])
+        for (const keywordWeight of [0.5, 0.7])
+          for (const alignWeight of [0, 0.2, 0.4])
+            for (const floor of [0.3])
+              for (const forwardShare of alignWeight ? [0.5, 1] : [1])
+                grid.push({ ...RERANK_DEFAULTS, neighbours, densityWeight, keywordWeight, alignWeight, floor, forwardShare });
+    const results: Array<{ o: RerankOptions; dev: Scores }> = [];
+    for (const o of grid) results.push({ o, dev: await reranked(dev, o) });
+    results.sort((a, b) => b.dev.r5 + b.dev.mrr / 10 - (a.dev.r5 + a.dev.mrr / 10));
+    console.log('k  density kw   align floor fwd   dev r@1 r@5   MRR    test r@1 r@5   MRR    all r@5  kw-style@1');
+    for (const { o, dev: d } of results.slice(0, 25)) {
+      const cells = [o.neighbours, o.densityWeight, o.keywordWeight, o.alignWeight, o.floor, o.forwardShare].map((v) =>
+        String(v).padEnd(5),
+      );
+      console.log(
+        `${cells.join(' ')} ${fmt(d)}   ${fmt(await reranked(test, o))}   ${(await reranked(questions, o)).r5.toFixed(3)}    ${(await reranked(keywordQueries, o)).r1.toFixed(3)}`,
+      );
+    }
+    console.log('');
   }
 
   const rows: Array<[string, Scores, Scores]> = [
@@ -111,6 +157,7 @@ async function main() {
       score(keywordQueries.map((q) => ({ fact: q.fact, hits: q.semantic }))),
     ],
     [`hybrid (${label(FUSION_DEFAULTS)})`, hybrid(questions, FUSION_DEFAULTS), hybrid(keywordQueries, FUSION_DEFAULTS)],
+    ['hybrid + rerank (rerank.ts)', await reranked(questions), await reranked(keywordQueries)],
   ];
   console.log('                                 paraphrased questions     keyword-style queries');
   console.log('ranking                          r@1    r@5    MRR         r@1    r@5    MRR');
@@ -118,8 +165,18 @@ async function main() {
     console.log(`${name.padEnd(32)} ${fmt(paraphrased).replaceAll('  ', '  ')}       ${fmt(keywordStyle)}`);
   }
   console.log(`\nhybrid on the dev half: ${fmt(hybrid(dev, FUSION_DEFAULTS))}; on the test half: ${fmt(hybrid(test, FUSION_DEFAULTS))}`);
+  console.log(`hybrid + rerank on the dev half: ${fmt(await reranked(dev))}; on the test half: ${fmt(await reranked(test))}`);
+  const windowSize = questions.reduce((t, q) => t + q.window.length, 0) / questions.length;
+  const timed = performance.now();
+  await reranked(questions);
+  const perQuery = (performance.now() - timed) / questions.length;
+  console.log(`rerank: ${windowSize.toFixed(0)} candidates per question on average, ${perQuery.toFixed(1)} ms per query (in process)`);
   const missed = keywordQueries.filter((q) => fuse(q.keyword, q.semantic, FUSION_DEFAULTS)[0]?.id !== q.fact.id);
   for (const q of missed) console.log(`keyword-style query not at rank 1: "${q.fact.keywords}" (${q.fact.id})`);
+  for (const q of keywordQueries) {
+    const [top] = await embedder.rerank(q.text, q.window);
+    if (top?.id !== q.fact.id) console.log(`keyword-style query not at rank 1 after rerank: "${q.fact.keywords}" (${q.fact.id})`);
+  }
   keywordIndex.close();
 }
 

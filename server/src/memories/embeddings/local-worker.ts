@@ -1,9 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadLocalModel } from './local-model.js';
+import { alignerFor, type RerankCandidate, type RerankOptions } from './rerank.js';
 
 /**
  * The local embedder's thread (started by local-embedder.ts): loads the word table once, then
- * answers { id, texts } with { id, buffer }: the texts' vectors packed in one transferred buffer.
+ * answers { id, texts } with { id, buffer }: the texts' vectors packed in one transferred buffer,
+ * and { id, rerank: { query, candidates } } with { id, hits } (rerank.ts).
  */
 const port = parentPort!;
 const { cacheDir } = workerData as { cacheDir: string };
@@ -14,9 +16,20 @@ const loading = loadLocalModel({
 });
 loading.catch((err: unknown) => port.postMessage({ type: 'fatal', message: err instanceof Error ? err.message : String(err) }));
 
-port.on('message', async ({ id, texts }: { id: number; texts: string[] }) => {
+type Request =
+  | { id: number; texts: string[] }
+  | { id: number; rerank: { query: string; candidates: RerankCandidate[]; options: RerankOptions } };
+
+port.on('message', async (request: Request) => {
+  const { id } = request;
   try {
     const encoder = await loading;
+    if ('rerank' in request) {
+      const { query, candidates, options } = request.rerank;
+      port.postMessage({ type: 'reranked', id, hits: alignerFor(encoder).rerank(query, candidates, options) });
+      return;
+    }
+    const { texts } = request;
     const packed = new Float32Array(texts.length * encoder.dim);
     texts.forEach((text, i) => {
       packed.set(encoder.encode(text), i * encoder.dim);

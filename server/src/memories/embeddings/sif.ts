@@ -23,7 +23,8 @@ const HARMONIC = Math.log(VOCABULARY) + 0.5772156649;
 export const zipfProbability = (rank: number) => 1 / ((rank + 1) * HARMONIC);
 
 export class SifEncoder {
-  private readonly weights: Float32Array;
+  /** Per row of the table: the SIF weight a / (a + p(w)). */
+  readonly wordWeights: Float32Array;
 
   constructor(
     readonly table: WordTable,
@@ -32,7 +33,7 @@ export class SifEncoder {
     public commonComponent: Float32Array = new Float32Array(table.dim),
   ) {
     const { a } = options;
-    this.weights = Float32Array.from(table.ranks, (rank) => a / (a + zipfProbability(rank)));
+    this.wordWeights = Float32Array.from(table.ranks, (rank) => a / (a + zipfProbability(rank)));
   }
 
   get dim(): number {
@@ -63,7 +64,7 @@ export class SifEncoder {
         row = index.get(base)!;
       }
       count++;
-      const factor = this.weights[row]! * scales[row]! * (name ? this.options.nameWeight : 1);
+      const factor = this.wordWeights[row]! * scales[row]! * (name ? this.options.nameWeight : 1);
       const offset = row * dim;
       for (let d = 0; d < dim; d++) sum[d]! += vectors[offset + d]! * factor;
     }

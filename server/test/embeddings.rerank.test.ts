@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/memories/embeddings/local-embedder.js';
+import { loadLocalModel } from '../src/memories/embeddings/local-model.js';
+import { alignerFor, RERANK_DEFAULTS, type RerankCandidate, type WordAligner, windowDensity } from '../src/memories/embeddings/rerank.js';
+
+describe('rerank: window density', () => {
+  test('each row gets the mean cosine to its k closest other rows', () => {
+    // Unit vectors in 2-d: a and b close together, c far from both.
+    const angle = (deg: number) => [Math.cos((deg * Math.PI) / 180), Math.sin((deg * Math.PI) / 180)];
+    const rows = Float32Array.from([...angle(0), ...angle(10), ...angle(90)]);
+    const one = windowDensity(rows, 3, 2, 1);
+    assert.ok(Math.abs(one[0]! - Math.cos(Math.PI / 18)) < 1e-6, 'a: its closest is b');
+    assert.ok(Math.abs(one[1]! - Math.cos(Math.PI / 18)) < 1e-6, 'b: its closest is a');
+    assert.ok(Math.abs(one[2]! - Math.cos((80 * Math.PI) / 180)) < 1e-6, 'c: its closest is b');
+    const two = windowDensity(rows, 3, 2, 5); // k larger than the window: all the others
+    assert.ok(Math.abs(two[0]! - (Math.cos(Math.PI / 18) + 0) / 2) < 1e-6);
+    assert.deepEqual(Array.from(windowDensity(rows.subarray(0, 2), 1, 2, 3)), [0], 'a window of one has no neighbours');
+  });
+});
+
+describe('rerank by meaning (local word table)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mind-rerank-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  let aligner: WordAligner;
+  before(async () => {
+    aligner = alignerFor(await loadLocalModel({ cacheDir: dir }));
+  });
+
+  test('word alignment matches a specific word to its general one', () => {
+    const question = aligner.bag('What instrument is the child learning?');
+    const fact = aligner.align(question, aligner.bag("The user's daughter Mia started violin lessons in September."), 0.3);
+    const other = aligner.align(question, aligner.bag('The garage door needs a new motor before winter.'), 0.3);
+    assert.ok(fact.forward > other.forward + 0.1, `${fact.forward} vs ${other.forward}`);
+    assert.ok(fact.backward > other.backward, `${fact.backward} vs ${other.backward}`);
+    const same = aligner.align(question, question, 0.3);
+    assert.ok(Math.abs(same.forward - 1) < 1e-6 && Math.abs(same.backward - 1) < 1e-6, 'a text aligns fully with itself');
+    assert.deepEqual(aligner.align(aligner.bag('the of and'), question, 0.3), { forward: 0, backward: 0 }, 'no content words');
+  });
+
+  // A run of near-identical notes (as an agent writes them week after week) and one fact.
+  const run = ['Friday', 'Monday', 'Tuesday', 'Thursday', 'Wednesday', 'Saturday'].flatMap((day, i) => [
+    { id: `r${i}a`, text: `The user's kid has a school trip on ${day}; pack a lunch.` },
+    { id: `r${i}b`, text: `The user's kid has a dentist visit on ${day}; leave work early.` },
+  ]);
+  const fact = { id: 'fact', text: "The user's daughter Mia started violin lessons in September." };
+  const window = (keyword: Record<string, number> = {}): RerankCandidate[] =>
+    [...run, fact].map((c) => ({ ...c, keywordScore: keyword[c.id] ?? 0 }));
+
+  test('a memory unlike the rest of the window rises above a run of near-copies', () => {
+    const question = 'What instrument is the child learning?';
+    const hits = aligner.rerank(question, window());
+    assert.equal(hits.length, run.length + 1);
+    assert.equal(hits[0]!.id, 'fact', JSON.stringify(hits.slice(0, 3)));
+    for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score, 'best first');
+    // Without the density and alignment terms, the plain cosine is shown for comparison: the run can win.
+    const plain = aligner.rerank(question, window(), { ...RERANK_DEFAULTS, densityWeight: 0, alignWeight: 0 });
+    assert.ok(plain.findIndex((h) => h.id === 'fact') >= hits.findIndex((h) => h.id === 'fact'));
+  });
+
+  test('a strong keyword match keeps rank 1', () => {
+    const hits = aligner.rerank('dentist visit Tuesday', window({ r2b: 28, r0b: 9, r1b: 9 }));
+    assert.equal(hits[0]!.id, 'r2b');
+  });
+
+  test('similarity is taken when given and computed when not; an empty window gives nothing', () => {
+    const question = 'What instrument is the child learning?';
+    const given = window().map((c) => ({ ...c, similarity: c.id === 'r0a' ? 1 : 0 }));
+    assert.equal(aligner.rerank(question, given, { ...RERANK_DEFAULTS, densityWeight: 0, alignWeight: 0 })[0]!.id, 'r0a');
+    assert.deepEqual(aligner.rerank(question, []), []);
+    const single = aligner.rerank(question, [fact]);
+    assert.equal(single.length, 1);
+    assert.ok(Number.isFinite(single[0]!.score));
+  });
+
+  test('the worker thread reranks as in process; abort and close are honoured', async () => {
+    const question = 'What instrument is the child learning?';
+    const here = await createLocalEmbedderInProcess({ cacheDir: dir }).rerank(question, window());
+    const embedder = createLocalEmbedder({ cacheDir: dir });
+    try {
+      const there = await embedder.rerank(question, window());
+      assert.deepEqual(there, here);
+      assert.deepEqual(await embedder.rerank(question, []), []);
+      const aborted = new AbortController();
+      aborted.abort(new Error('caller gave up'));
+      await assert.rejects(embedder.rerank(question, window(), undefined, aborted.signal), /caller gave up/);
+      // Embedding still works on the same thread after a rerank.
+      const [vector] = await embedder.embed(['violin lessons']);
+      assert.equal(vector!.length, 100);
+    } finally {
+      await embedder.close();
+    }
+    await assert.rejects(embedder.rerank(question, window()), /closed/);
+  });
+});
