@@ -30,7 +30,7 @@ export const MEMORIES_QUICK: MemoriesOptions = { memories: 10_000, queriesPerKin
 const TARGETS = { p50: 15, p99: 60, keywordP50: 10, keywordP99: 50, writes: 2000 };
 
 /** Writes `total` memories into the mind through the store, in one transaction. Answers the seconds taken. */
-async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
+export async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
   const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
   const store = new MemoriesStore(ContentCipher.fromConfig(config));

@@ -9,6 +9,10 @@ export interface ClaimedEmbedding {
   text: string;
 }
 
+/** What is embedded of a memory: its key (as words), content and tags. */
+export const embeddingText = (memory: { key: string | null; content: string; tags: string[] }): string =>
+  [memory.key?.replace(/[-_.]/g, ' ') ?? '', memory.content, memory.tags.join(' ')].filter(Boolean).join('\n');
+
 /** A vector as stored: float32, little-endian. */
 export const vectorToBuffer = (vector: Float32Array): Buffer => {
   const out = Buffer.alloc(vector.length * 4);
@@ -55,8 +59,7 @@ export async function claimPendingEmbeddings(
   return claimed.flatMap((c) => {
     const memory = bySeq.get(Number(c.memory_seq));
     if (!memory) return []; // deleted meanwhile: its queue row went with it
-    const tags = JSON.parse(memory.tags) as string[];
-    const text = [memory.key?.replace(/[-_.]/g, ' ') ?? '', memory.content, tags.join(' ')].filter(Boolean).join('\n');
+    const text = embeddingText({ key: memory.key, content: memory.content, tags: JSON.parse(memory.tags) as string[] });
     return [{ seq: Number(c.memory_seq), mindId: c.mind_id, version: Number(c.version), text }];
   });
 }
@@ -83,7 +86,13 @@ export async function completeEmbeddings(
     const still = new Set((Array.isArray(removed) ? removed : removed.rows).map((r) => Number(r.memory_seq)));
     const rows = done
       .filter(({ claimed }) => still.has(claimed.seq))
-      .map(({ claimed, vector }) => ({ memory_seq: claimed.seq, mind_id: claimed.mindId, model, vector: vectorToBuffer(vector), embedded_at: now }));
+      .map(({ claimed, vector }) => ({
+        memory_seq: claimed.seq,
+        mind_id: claimed.mindId,
+        model,
+        vector: vectorToBuffer(vector),
+        embedded_at: now,
+      }));
     for (let i = 0; i < rows.length; i += 100) {
       await trx('memory_vectors')
         .insert(rows.slice(i, i + 100))

@@ -3,9 +3,9 @@ import type { Embedder } from './embeddings/embedder.js';
 import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './embedding-store.js';
 
 /** Memories embedded per call to the embedder. */
-const BATCH = 128;
+const BATCH = 256;
 /** A write wakes the worker this much later, so that writes arriving together are embedded together. */
-const GATHER_MS = 100;
+const GATHER_MS = 250;
 /** With nothing queued, how often another instance's writes are looked for (a write here wakes it at once). */
 const IDLE_POLL_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -81,23 +81,25 @@ export class EmbeddingWorker {
     this.timer = undefined;
     this.running = this.drainQueue().finally(() => {
       this.running = undefined;
-      if (this.again) this.run();
     });
   }
 
+  /**
+   * Embeds full batches back to back; a batch that is not full ends the pass. The next pass comes
+   * GATHER_MS after a write (or at the idle poll), so under a stream of writes each pass takes what
+   * gathered meanwhile: few large transactions instead of one per handful of writes.
+   */
   private async drainQueue(): Promise<void> {
+    this.again = false;
     let pause = IDLE_POLL_MS;
-    do {
-      this.again = false;
-      try {
-        while (!this.stopped && (await this.embedBatch()) > 0);
-        pause = IDLE_POLL_MS;
-      } catch (err) {
-        pause = this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs ? this.backoffMs * 2 : 1_000);
-        this.again = false;
-        this.noteFailure(err);
-      }
-    } while (this.again && !this.stopped && this.backoffMs === 0);
+    try {
+      while (!this.stopped && (await this.embedBatch()) === BATCH);
+    } catch (err) {
+      pause = this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs ? this.backoffMs * 2 : 1_000);
+      this.noteFailure(err);
+    }
+    if (this.again && this.backoffMs === 0) pause = GATHER_MS;
+    this.again = false;
     if (!this.stopped) {
       this.timerAt = Date.now() + pause;
       this.timer = setTimeout(() => this.run(), pause);

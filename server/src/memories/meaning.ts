@@ -4,6 +4,8 @@ import { forgetModel } from './embedding-store.js';
 import { EmbeddingWorker, type EmbeddingStatus } from './embedding-worker.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { Embedder } from './embeddings/embedder.js';
+import type { LocalEmbedder } from './embeddings/local-embedder.js';
+import { RERANK_DEFAULTS, RERANK_DEFAULTS_POSTGRES, type RerankCandidate, type RerankHit } from './embeddings/rerank.js';
 import { VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
@@ -74,6 +76,25 @@ export class Meaning {
    * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
    * embedder is failing, or it does not answer in time.
    */
+  /**
+   * The local embedder's re-ranking of a candidate window (embeddings/rerank.ts), or undefined when
+   * the embedder has none (openai) or fails: recall then keeps the fused order.
+   */
+  async rerank(query: string, candidates: RerankCandidate[], postgres: boolean): Promise<RerankHit[] | undefined> {
+    const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
+    if (!embedder?.rerank || this.worker?.status().state === 'failing') return undefined;
+    try {
+      return await embedder.rerank(
+        query,
+        candidates,
+        postgres ? RERANK_DEFAULTS_POSTGRES : RERANK_DEFAULTS,
+        AbortSignal.timeout(QUERY_TIMEOUT_MS),
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
   async queryVector(q: string): Promise<Float32Array | undefined> {
     if (!this.embedder || this.worker?.status().state === 'failing') return undefined;
     const cached = this.queries.get(q);

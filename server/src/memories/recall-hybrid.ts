@@ -4,6 +4,8 @@ import { FUSION_DEFAULTS, FUSION_DEFAULTS_POSTGRES, type FusionOptions, fuse } f
 import { recallPage } from './recall.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
+import { embeddingText } from './embedding-store.js';
+import type { RerankCandidate, RerankHit } from './embeddings/rerank.js';
 import type { VectorIndex } from './vector-index.js';
 
 export type RecallMode = 'hybrid' | 'keyword' | 'semantic';
@@ -24,8 +26,17 @@ export const WINDOW = 100;
 /** Where a page starts: an offset in the fused window, or after a keyword hit of the tail. */
 export type HybridPosition = { offset: number } | { after: PagePosition };
 
+/** With the local embedder's re-ranking, the vector window is this wide (rerank.ts was tuned on it). */
+export const RERANK_VECTOR_WINDOW = 100;
+
+/** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
+export type Reranker = (query: string, candidates: RerankCandidate[], postgres: boolean) => Promise<RerankHit[] | undefined>;
+
 export interface HybridQuery {
   mode: 'hybrid' | 'semantic';
+  /** The question as asked (the re-ranking reads its words). */
+  q: string;
+  rerank?: Reranker;
   filter: RecallFilter;
   /** The query's vector; undefined when the embedder failed or was too slow (keyword only). */
   vector: Float32Array | undefined;
@@ -44,7 +55,9 @@ export async function recallByMeaning(
   mindId: string,
   query: HybridQuery,
 ): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined }> {
-  const semantic = query.vector ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, WINDOW) : [];
+  const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
+  const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
+  const semantic = query.vector ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, vectorWindow) : [];
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
@@ -56,7 +69,7 @@ export async function recallByMeaning(
   let hits: MatchedRow[] = [];
   let tailFrom: PagePosition | undefined;
   if ('offset' in query.position) {
-    const fused = fuseWindow(conn, windowed, semantic);
+    const fused = (reranking && (await rerankWindow(conn, query, windowed, semantic))) || fuseWindow(conn, windowed, semantic);
     const page = pageOf(fused, query.position.offset, query.limit);
     if (page.next || keyword.length <= WINDOW) return page;
     hits = page.hits;
@@ -86,6 +99,37 @@ const byScore = (a: MatchedRow, b: MatchedRow) =>
 function pageOf(ranked: MatchedRow[], offset: number, limit: number) {
   const hits = ranked.slice(offset, offset + limit);
   return { hits, next: offset + limit < ranked.length ? { offset: offset + limit } : undefined };
+}
+
+/** The two windows re-ranked by meaning (rerank.ts), or undefined when the re-ranking is not available. */
+async function rerankWindow(
+  conn: Conn,
+  query: HybridQuery,
+  keyword: RecallRow[],
+  semantic: RecallRow[],
+): Promise<MatchedRow[] | undefined> {
+  const candidates = new Map<string, RerankCandidate & { row: RecallRow; match: Match }>();
+  for (const row of keyword) {
+    candidates.set(row.memory.id, { id: row.memory.id, text: embeddingText(row.memory), keywordScore: row.score, row, match: 'keyword' });
+  }
+  for (const row of semantic) {
+    const seen = candidates.get(row.memory.id);
+    if (seen) Object.assign(seen, { similarity: row.score, match: 'both' });
+    else
+      candidates.set(row.memory.id, { id: row.memory.id, text: embeddingText(row.memory), similarity: row.score, row, match: 'semantic' });
+  }
+  const ranked = await query.rerank!(
+    query.q,
+    [...candidates.values()].map(({ row: _row, match: _match, ...candidate }) => candidate),
+    isPostgres(conn),
+  );
+  if (!ranked) return undefined;
+  return ranked
+    .map(({ id, score }): MatchedRow => {
+      const candidate = candidates.get(id)!;
+      return { memory: candidate.row.memory, score, match: candidate.match };
+    })
+    .sort(byScore);
 }
 
 /** The two windows as one ranking (fusion.ts, tuned on bench/recall-eval), each hit saying how it matched. */
@@ -136,8 +180,9 @@ async function nearestMemories(
   for (let i = 0; i < neighbours.length; i += 500) {
     const seqs = neighbours.slice(i, i + 500).map((n) => n.seq);
     const chunk = (await conn.raw(
-      `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.mind_id = ? AND ${conditions.join(' AND ')} AND m.seq IN (${seqs.map(() => '?').join(', ')})`,
-      [...params, ...seqs],
+      // The rows by primary key; SQLite would otherwise walk the mind's index (`+` keeps it off it).
+      `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.seq IN (${seqs.map(() => '?').join(', ')}) AND ${isPostgres(conn) ? '' : '+'}m.mind_id = ? AND ${conditions.join(' AND ')}`,
+      [...seqs, ...params],
     )) as Array<ReadRow & { seq: number }> | { rows: Array<ReadRow & { seq: number }> };
     for (const row of Array.isArray(chunk) ? chunk : chunk.rows) found.set(Number(row.seq), row);
   }

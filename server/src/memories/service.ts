@@ -207,6 +207,8 @@ export class MemoriesService {
     const vector = await this.meaning.queryVector((input.q ?? '').trim());
     const { hits, next } = await recallByMeaning(this.ctx.db, this.store.memoryRows, this.meaning.index, mindId, {
       mode,
+      q: (input.q ?? '').trim(),
+      rerank: (q, candidates, postgres) => this.meaning.rerank(q, candidates, postgres),
       filter,
       vector,
       position,
