@@ -251,7 +251,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
   }
 
   before(async () => {
-    svc = await startService({ MIND_SCREENSHOT_WAIT: '3s' });
+    svc = await startService({ MIND_SCREENSHOT_WAIT: '3s', MIND_EMBEDDINGS: 'local' }); // the default, so recall by meaning is fuzzed too
     a = await svc.mind();
     forbidden.add(a.mindKey).add(a.jwt);
     const loginOnly = await svc.user();

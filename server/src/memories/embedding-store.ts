@@ -78,7 +78,7 @@ export async function completeEmbeddings(
   return db.transaction(async (trx) => {
     // One statement each for the batch: taking the rows still at their claimed version off the queue,
     // then storing those memories' vectors.
-    const pairs = done.map(() => '(?, ?)').join(', ');
+    const pairs = done.map(() => '(CAST(? AS INTEGER), CAST(? AS INTEGER))').join(', ');
     const removed = (await trx.raw(
       `DELETE FROM embedding_queue WHERE (memory_seq, version) IN (VALUES ${pairs}) RETURNING memory_seq`,
       done.flatMap(({ claimed }) => [claimed.seq, claimed.version]),
