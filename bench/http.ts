@@ -95,6 +95,10 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
         tags: [text.word(), text.word()],
       }),
     );
+    // Recall by meaning is measured once the background worker has embedded them.
+    while ((await client.ok('GET', '/memory/stats', memories.mindKey, undefined, 200)).pending_embeddings > 0) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const json = (key: string) => ({ Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' });
     const add = (label: string, m: Measured, target?: boolean) => {
       const share = m.rps / expressRps;
@@ -121,22 +125,25 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
         requests: [{ setupRequest: (req) => ({ ...req, body: JSON.stringify({ title: text.words(6), priority: 'normal' }) }) }],
       }),
     );
-    // Recall before POST /memory, while the mind holds the seeded number of memories.
-    add(
-      `GET /memory/recall?q=... (${count(opts.memories)} memories)`,
-      await measure(opts, {
-        url: `${server.url}/memory/recall`,
-        headers: json(memories.mindKey),
-        requests: [
-          {
-            setupRequest: (req) => ({
-              ...req,
-              path: `/memory/recall?${new URLSearchParams({ q: text.words(1 + Math.floor(text.random() * 3)) })}`,
-            }),
-          },
-        ],
-      }),
-    );
+    // Recall before POST /memory, while the mind holds the seeded number of memories: by keyword alone
+    // (recall as it was before recall by meaning), then as it is by default (hybrid: words and meaning).
+    for (const mode of ['keyword', 'hybrid'] as const) {
+      add(
+        `GET /memory/recall?q=...&mode=${mode} (${count(opts.memories)} memories)`,
+        await measure(opts, {
+          url: `${server.url}/memory/recall`,
+          headers: json(memories.mindKey),
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                path: `/memory/recall?${new URLSearchParams({ q: text.words(1 + Math.floor(text.random() * 3)), mode })}`,
+              }),
+            },
+          ],
+        }),
+      );
+    }
     add(
       'POST /memory',
       await measure(opts, {

@@ -21,13 +21,13 @@ export const SIMILARITY_FLOOR = 0.3;
  * The fused ranking covers the best WINDOW of each ranking (the same on every page, so paging never
  * repeats or skips a hit). Keyword hits beyond the keyword window follow it, score 0, in keyword order.
  */
-export const WINDOW = 100;
+export const WINDOW = 50;
 
 /** Where a page starts: an offset in the fused window, or after a keyword hit of the tail. */
 export type HybridPosition = { offset: number } | { after: PagePosition };
 
 /** With the local embedder's re-ranking, the vector window is this wide (rerank.ts was tuned on it). */
-export const RERANK_VECTOR_WINDOW = 100;
+export const RERANK_VECTOR_WINDOW = 50;
 
 /** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
 export type Reranker = (query: string, candidates: RerankCandidate[], postgres: boolean) => Promise<RerankHit[] | undefined>;

@@ -62,7 +62,7 @@ interface Job {
 
 /**
  * The local embedder on a worker thread, so a batch never holds up the request thread. The thread
- * starts at once and loads the word table; embed waits for that. A first start builds the table,
+ * starts with the first request and loads the word table; the request waits for that. A first start builds the table,
  * which leaves some 150 MB of garbage in that thread's heap that V8 keeps: that thread is then
  * replaced by a fresh one that reads the new cache. A thread that dies fails its jobs and is
  * started again by the next embed. An idle thread does not keep the process alive.
@@ -167,7 +167,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
     });
   };
 
-  thread = start();
+  // The thread starts with the first request (or ready()): a service that never embeds (no memories)
+  // never pays for it.
   return {
     provider: 'local',
     model: LOCAL_MODEL,
