@@ -7,20 +7,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { type FakeEmbeddings, startFakeEmbeddings } from './embeddings/fake-openai.js';
 import { freshPostgresSchema, TEST_DATABASE_URL } from './harness.js';
-import { type ServerProcess, startServerProcess } from './server-process.js';
+import { callServer, type ServerProcess, startServerProcess } from './server-process.js';
 import { eventually } from './webhooks/receiver.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the server answers
-async function call(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const call = callServer;
 
 async function newMind(base: string) {
   const { jwt } = await call(base, 'POST', '/register', null, { email: `meaning-${Date.now()}@example.com`, password: 'secret-pw' });

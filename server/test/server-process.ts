@@ -1,5 +1,6 @@
 // The service as a real operating-system process (`server/src/main.ts`), for tests of crashes,
 // restarts, signals and several instances.
+import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +65,17 @@ export function startServerProcess(env: Record<string, string>, startTimeoutMs =
     });
     void exited.then(({ code }) => fail(new Error(`the server exited (${code}):\n${output}`)));
   });
+}
+
+/** A request to a server process; fails the test unless the answer is 2xx. Resolves with its JSON. */
+// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the server answers
+export async function callServer(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<any> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json();
+  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
 }

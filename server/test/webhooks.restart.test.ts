@@ -12,24 +12,14 @@ import { systemClock } from '../src/lib/clock.js';
 import { queueDeliveries } from '../src/webhooks/service.js';
 import { startService, TEST_DATABASE_URL } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
-import { startServerProcess } from './server-process.js';
+import { callServer, startServerProcess } from './server-process.js';
 import { eventually, startReceiver } from './webhooks/receiver.js';
 
 /** The service as a real process on `dataDir`; the lease of a claimed delivery is 2 x timeout + 1 s, so rows in flight at a kill go out again 3 s later. */
 const startServer = (dataDir: string) =>
   startServerProcess({ MIND_DATA_DIR: dataDir, MIND_WEBHOOK_TIMEOUT: '1s', MIND_WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms' });
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever JSON the server answers
-async function call(base: string, method: string, path: string, token: string | null, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = await res.json();
-  assert.ok(res.ok, `${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const call = callServer;
 
 describe('webhooks: durable delivery across a crash', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'mind-webhooks-restart-'));
