@@ -2,6 +2,7 @@ import { loadConfig, ConfigError, type Config } from './config.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
 import { backupSqlite } from './system/backup.js';
+import { reindex } from './memories/reindex.js';
 import { serve } from './system/serve.js';
 
 const HELP: Record<string, string> = {
@@ -13,6 +14,7 @@ Commands:
   mind disable <id>     refuse the mind's Mind Key (403) and keep its data
   mind enable <id>      accept the mind's Mind Key again
   backup <file>         write a consistent copy of the SQLite database while the service runs
+  reindex [<mind-id>]   embed every memory again (recall by meaning), with a progress line
 
 Configuration comes from environment variables (PORT, HOST, MIND_DATA_DIR, DATABASE_URL, ...):
 see docs/configuration.md. Every command takes --help.`,
@@ -21,6 +23,8 @@ see docs/configuration.md. Every command takes --help.`,
   migrate:
     'Usage: mind-service migrate\n\nApplies pending migrations to the configured database and exits. An up-to-date database is left unchanged.',
   mind: 'Usage: mind-service mind disable <mind-id>\n       mind-service mind enable <mind-id>\n\nA disabled mind answers 403 to its Mind Key; its data is kept. Mind ids are listed by GET /minds.',
+  reindex:
+    'Usage: mind-service reindex [<mind-id>]\n\nQueues every memory (of one mind, or all) for embedding with the configured embedder (MIND_EMBEDDINGS) and embeds\nthem in this process, printing its progress. A running service embeds what is queued too; each memory gets one vector.',
   backup:
     "Usage: mind-service backup <file>\n\nCopies the SQLite database to <file> with SQLite's online backup (safe while the service runs).\nOn PostgreSQL use pg_dump instead.",
 };
@@ -76,6 +80,11 @@ async function run(args: string[]): Promise<number> {
         console.log(`Mind ${id} is ${action === 'disable' ? 'disabled: its Mind Key now gets 403' : 'enabled'}.`);
         return 0;
       });
+    }
+    case 'reindex': {
+      const [mindId, ...extra] = rest;
+      if (extra.length) throw new UsageError('Use `mind-service reindex` or `mind-service reindex <mind-id>`.');
+      return withDatabase(config, (db) => reindex(config, db, mindId));
     }
     case 'backup': {
       const [file, ...extra] = rest;

@@ -2,7 +2,10 @@
 // fused with the keyword ranking; credentials never are; every provider and failure on real parts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startService, type TestService, useService } from './harness.js';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startService, TEST_EMBEDDINGS_CACHE, type TestService, useService } from './harness.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from './embeddings/fake-openai.js';
 import { eventually } from './webhooks/receiver.js';
 
@@ -124,6 +127,30 @@ describe('recall by meaning with the local embedder (the default)', () => {
     await b.embedded();
     const asked = await b.recall({ q: 'Which musical instrument does our kid play?', mode: 'semantic' });
     assert.equal(asked.memories[0]?.content, FACTS[0]);
+  });
+
+  test('mind-service reindex embeds a mind again, with a progress line', async () => {
+    const m = await mind();
+    for (const content of FACTS) await m.store({ content });
+    await m.embedded();
+    const before = await svc.ctx.db('memory_vectors').where({ mind_id: m.mindId }).max({ at: 'embedded_at' }).first();
+    const run = spawnSync(process.execPath, ['server/bin/mind-service.mjs', 'reindex', m.mindId], {
+      cwd: resolve(fileURLToPath(import.meta.url), '../../..'),
+      env: {
+        PATH: process.env.PATH,
+        MIND_DATA_DIR: svc.dataDir,
+        MIND_EMBEDDINGS_CACHE_DIR: TEST_EMBEDDINGS_CACHE,
+        ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}),
+      },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /reindex: 4 memories queued for local-glove100-sif-v1/);
+    assert.match(run.stderr, /reindex: 4 memories embedded in [\d.]+ s/);
+    assert.equal(await m.pending(), 0);
+    const after = await svc.ctx.db('memory_vectors').where({ mind_id: m.mindId }).max({ at: 'embedded_at' }).first();
+    assert.ok(String(after?.at) > String(before?.at), 'new vectors were stored');
   });
 
   test('/health and mode in the answers say how recall works', async () => {
