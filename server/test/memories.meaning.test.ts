@@ -117,6 +117,25 @@ describe('recall by meaning with the local embedder (the default)', () => {
     assert.ok(seen.length >= 31, `every keyword hit and the related note (${seen.length})`);
   });
 
+  test('paging while the background worker is still embedding neither skips nor repeats a hit', async () => {
+    const m = await mind();
+    await Promise.all(Array.from({ length: 150 }, (_, i) => m.store({ content: `alpha item ${i} about the garden` })));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { memories: Hit[]; next_cursor: string | null } = await m.recall({
+        q: 'alpha item',
+        limit: '9',
+        ...(cursor ? { cursor } : {}),
+      });
+      seen.push(...page.memories.map((h) => h.id));
+      cursor = page.next_cursor;
+      await new Promise((r) => setTimeout(r, 30)); // the worker stores vectors between pages
+    } while (cursor);
+    assert.equal(new Set(seen).size, seen.length, 'no hit twice');
+    assert.equal(seen.length, 150);
+  });
+
   test('an import is embedded again', async () => {
     const a = await mind();
     await a.store({ content: FACTS[0] });

@@ -60,13 +60,13 @@ export function decodeCursor(cursor: string, fingerprint: string): PagePosition 
 export function encodeMeaningCursor(fingerprint: string, position: HybridPosition): string {
   const body =
     'offset' in position
-      ? { v: 2, f: fingerprint, o: position.offset }
-      : { v: 2, f: fingerprint, s: position.after.score, u: position.after.updatedAt, i: position.after.id };
+      ? { v: 2, f: fingerprint, t: position.asOf, o: position.offset }
+      : { v: 2, f: fingerprint, t: position.asOf, s: position.after.score, u: position.after.updatedAt, i: position.after.id };
   return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
 export function decodeMeaningCursor(cursor: string, fingerprint: string): HybridPosition {
-  let body: { v?: unknown; f?: unknown; o?: unknown; s?: unknown; u?: unknown; i?: unknown } | undefined;
+  let body: { v?: unknown; f?: unknown; t?: unknown; o?: unknown; s?: unknown; u?: unknown; i?: unknown } | undefined;
   try {
     body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof body;
   } catch {
@@ -74,7 +74,7 @@ export function decodeMeaningCursor(cursor: string, fingerprint: string): Hybrid
   }
   const offset = typeof body?.o === 'number' && Number.isInteger(body.o) && body.o >= 0 && body.o <= 10_000;
   const after = typeof body?.s === 'number' && Number.isFinite(body.s) && typeof body.u === 'string' && typeof body.i === 'string';
-  if (body?.v !== 2 || offset === after) {
+  if (body?.v !== 2 || offset === after || typeof body.t !== 'string' || Number.isNaN(Date.parse(body.t))) {
     throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
   }
   if (body.f !== fingerprint) {
@@ -83,5 +83,8 @@ export function decodeMeaningCursor(cursor: string, fingerprint: string): Hybrid
       'belongs to a different search: repeat q, mode and the filters of the first page unchanged',
     );
   }
-  return offset ? { offset: body.o as number } : { after: { score: body.s as number, updatedAt: body.u as string, id: body.i as string } };
+  const asOf = body.t;
+  return offset
+    ? { offset: body.o as number, asOf }
+    : { after: { score: body.s as number, updatedAt: body.u as string, id: body.i as string }, asOf };
 }

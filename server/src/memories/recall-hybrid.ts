@@ -23,8 +23,12 @@ export const SIMILARITY_FLOOR = 0.3;
  */
 export const WINDOW = 50;
 
-/** Where a page starts: an offset in the fused window, or after a keyword hit of the tail. */
-export type HybridPosition = { offset: number } | { after: PagePosition };
+/**
+ * Where a page starts: an offset in the fused window, or after a keyword hit of the tail; `asOf`, the
+ * time of the first page: later pages see the vectors stored until then, so memories embedded in the
+ * background meanwhile do not shift the window under the cursor.
+ */
+export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { asOf: string };
 
 /** With the local embedder's re-ranking, the vector window is this wide (rerank.ts was tuned on it). */
 export const RERANK_VECTOR_WINDOW = 50;
@@ -57,11 +61,12 @@ export async function recallByMeaning(
 ): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined }> {
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
   const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
-  const semantic = query.vector ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, vectorWindow) : [];
+  const asOf = query.position.asOf;
+  const semantic = query.vector ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, vectorWindow, asOf) : [];
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
-    return pageOf(ranked, offset, query.limit);
+    return pageOf(ranked, offset, query.limit, asOf);
   }
   const keyword = await recallPage(conn, rows, mindId, query.filter, WINDOW + 1);
   const windowed = keyword.slice(0, WINDOW);
@@ -70,7 +75,7 @@ export async function recallByMeaning(
   let tailFrom: PagePosition | undefined;
   if ('offset' in query.position) {
     const fused = (reranking && (await rerankWindow(conn, query, windowed, semantic))) || fuseWindow(conn, windowed, semantic);
-    const page = pageOf(fused, query.position.offset, query.limit);
+    const page = pageOf(fused, query.position.offset, query.limit, asOf);
     if (page.next || keyword.length <= WINDOW) return page;
     hits = page.hits;
     tailFrom = positionOf(windowed.at(-1)!);
@@ -85,7 +90,7 @@ export async function recallByMeaning(
   const shown = tail.slice(0, wanted);
   hits.push(...shown.map((row): MatchedRow => ({ memory: row.memory, score: 0, match: 'keyword' })));
   const last = shown.at(-1);
-  return { hits, next: tail.length > wanted && last ? { after: positionOf(last) } : undefined };
+  return { hits, next: tail.length > wanted && last ? { after: positionOf(last), asOf } : undefined };
 }
 
 const positionOf = (row: RecallRow): PagePosition => ({ score: row.score, updatedAt: row.memory.updated_at, id: row.memory.id });
@@ -96,9 +101,14 @@ const byScore = (a: MatchedRow, b: MatchedRow) =>
   b.memory.updated_at.localeCompare(a.memory.updated_at) ||
   b.memory.id.localeCompare(a.memory.id);
 
-function pageOf(ranked: MatchedRow[], offset: number, limit: number) {
+function pageOf(
+  ranked: MatchedRow[],
+  offset: number,
+  limit: number,
+  asOf: string,
+): { hits: MatchedRow[]; next: HybridPosition | undefined } {
   const hits = ranked.slice(offset, offset + limit);
-  return { hits, next: offset + limit < ranked.length ? { offset: offset + limit } : undefined };
+  return { hits, next: offset + limit < ranked.length ? { offset: offset + limit, asOf } : undefined };
 }
 
 /** The two windows re-ranked by meaning (rerank.ts), or undefined when the re-ranking is not available. */
@@ -167,10 +177,11 @@ async function nearestMemories(
   filter: RecallFilter,
   vector: Float32Array,
   depth: number,
+  asOf: string,
 ): Promise<RecallRow[]> {
   const filtered =
     filter.category !== undefined || filter.key !== undefined || filter.tags.length > 0 || filter.verified !== undefined || filter.since;
-  const neighbours = (await index.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20)).filter(
+  const neighbours = (await index.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf)).filter(
     (n) => n.similarity >= SIMILARITY_FLOOR,
   );
   if (neighbours.length === 0) return [];

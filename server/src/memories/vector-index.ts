@@ -19,6 +19,8 @@ const EXACT_SCAN_MAX = 4096;
  */
 class MindVectors {
   private seqs: number[] = [];
+  /** When each row's vector was stored (embedded_at). */
+  private times: string[] = [];
   private readonly rowOf = new Map<number, number>();
   private matrix: Float32Array;
   private bits: Uint32Array;
@@ -40,15 +42,17 @@ class MindVectors {
     return this.matrix.byteLength + this.bits.byteLength + this.seqs.length * 24;
   }
 
-  put(seq: number, vector: Float32Array) {
+  put(seq: number, vector: Float32Array, embeddedAt: string) {
     if (vector.length !== this.dims) return; // another model's dimension: not comparable
     let row = this.rowOf.get(seq);
     if (row === undefined) {
       row = this.seqs.length;
       this.seqs.push(seq);
+      this.times.push(embeddedAt);
       this.rowOf.set(seq, row);
       if ((row + 1) * this.dims > this.matrix.length) this.grow();
     }
+    this.times[row] = embeddedAt;
     this.matrix.set(vector, row * this.dims);
     const base = row * this.words;
     this.bits.fill(0, base, base + this.words);
@@ -64,10 +68,12 @@ class MindVectors {
     this.bits = bits;
   }
 
-  nearest(query: Float32Array, k: number): Neighbour[] {
+  /** The k nearest rows among those stored at or before `asOf` (all without it). */
+  nearest(query: Float32Array, k: number, asOf?: string): Neighbour[] {
     const n = this.seqs.length;
     if (n === 0 || query.length !== this.dims) return [];
     const rows = n <= EXACT_SCAN_MAX ? undefined : this.candidates(query, Math.max(k * 8, 512));
+    const visible = (row: number) => asOf === undefined || this.times[row]! <= asOf;
     const scored: Neighbour[] = [];
     const score = (row: number) => {
       let dot = 0;
@@ -75,8 +81,11 @@ class MindVectors {
       for (let d = 0; d < this.dims; d++) dot += this.matrix[offset + d]! * query[d]!;
       scored.push({ seq: this.seqs[row]!, similarity: dot });
     };
-    if (rows) for (const row of rows) score(row);
-    else for (let row = 0; row < n; row++) score(row);
+    if (rows) {
+      for (const row of rows) if (visible(row)) score(row);
+    } else {
+      for (let row = 0; row < n; row++) if (visible(row)) score(row);
+    }
     scored.sort((a, b) => b.similarity - a.similarity || b.seq - a.seq);
     return scored.slice(0, k);
   }
@@ -123,17 +132,18 @@ export class VectorIndex {
     private readonly maxBytes: number,
   ) {}
 
-  async nearest(conn: Conn, mindId: string, query: Float32Array, k: number): Promise<Neighbour[]> {
+  /** The k nearest memories; with `asOf`, among the vectors stored at or before it (a page of a search begun then). */
+  async nearest(conn: Conn, mindId: string, query: Float32Array, k: number, asOf?: string): Promise<Neighbour[]> {
     let mind = this.minds.get(mindId);
     if (mind?.dims !== undefined && mind.dims !== query.length) mind = undefined;
     const rows = await vectorsSince(conn, mindId, this.model, mind?.since);
     if (!mind) mind = new MindVectors(query.length);
-    for (const row of rows) mind.put(row.seq, row.vector);
+    for (const row of rows) mind.put(row.seq, row.vector, row.embeddedAt);
     if (rows.length) mind.since = rows.at(-1)!.embeddedAt;
     this.minds.delete(mindId); // re-inserted last: the Map's order is the LRU order
     this.minds.set(mindId, mind);
     this.evict();
-    return mind.nearest(query, k);
+    return mind.nearest(query, k, asOf);
   }
 
   private evict() {
