@@ -84,10 +84,14 @@ export function alignerFor(encoder: SifEncoder): WordAligner {
   return aligner;
 }
 
+/** Texts whose sentence vector and word bag are kept: a mind's memories come back in window after window. */
+const MEMO_TEXTS = 20_000;
+
 export class WordAligner {
   /** Euclidean norm of each row's int8 vector (cosines are taken on the int8 values directly). */
   private readonly norms: Float32Array;
   private readonly weights: Float32Array;
+  private readonly memo = new Map<string, { vector: Float32Array; bag?: Bag }>();
 
   constructor(readonly encoder: SifEncoder) {
     const { dim, vectors, words } = encoder.table;
@@ -127,6 +131,17 @@ export class WordAligner {
       }
     }
     return { rows: Int32Array.from(rows), weights: Float32Array.from(weights), unknown, unknownWeight };
+  }
+
+  /** A text's sentence vector and (once asked for) word bag, from the memo when it was seen lately. */
+  private known(text: string): { vector: Float32Array; bag?: Bag } {
+    let entry = this.memo.get(text);
+    if (entry)
+      this.memo.delete(text); // re-inserted last: the Map's order is the LRU order
+    else entry = { vector: this.encoder.encode(text) };
+    this.memo.set(text, entry);
+    if (this.memo.size > MEMO_TEXTS) this.memo.delete(this.memo.keys().next().value!);
+    return entry;
   }
 
   /** Cosine of two rows' word vectors. */
@@ -179,8 +194,9 @@ export class WordAligner {
     if (n === 0) return [];
     const { dim } = this.encoder;
     const vectors = new Float32Array(n * dim);
-    candidates.forEach((c, i) => {
-      vectors.set(this.encoder.encode(c.text), i * dim);
+    const known = candidates.map((c) => this.known(c.text));
+    known.forEach((k, i) => {
+      vectors.set(k.vector, i * dim);
     });
     const queryVector = this.encoder.encode(query);
     const density = windowDensity(vectors, n, dim, options.neighbours);
@@ -199,7 +215,8 @@ export class WordAligner {
       const keyword = lifted / (lifted + halfPower);
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
-        const { forward, backward } = this.align(q, this.bag(c.text), floor);
+        known[i]!.bag ??= this.bag(c.text);
+        const { forward, backward } = this.align(q, known[i]!.bag!, floor);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
       return { id: c.id, score: keywordWeight * keyword + (1 - keywordWeight) * meaning, order: i };
