@@ -93,7 +93,7 @@ const EnvSchema = z.object({
   MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000000).default(1000),
   MIND_DELETE_CHUNK_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
   // Recall by meaning (DESIGN section 11): which embedder, and memory for the vectors of searched minds.
-  MIND_EMBEDDINGS: z.enum(['local', 'openai', 'off']).default('local'),
+  MIND_EMBEDDINGS: z.enum(['local', 'openai', 'off'], { message: 'must be local, openai or off' }).default('local'),
   MIND_EMBEDDINGS_URL: z.string().url('must be the URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1').optional(),
   MIND_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),
   MIND_EMBEDDINGS_API_KEY: z.string().min(1).optional(),
@@ -168,10 +168,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
-  if (e.MIND_EMBEDDINGS === 'openai' && (!e.MIND_EMBEDDINGS_URL || !e.MIND_EMBEDDINGS_MODEL)) {
-    throw new ConfigError(
-      'Invalid configuration:\n  MIND_EMBEDDINGS: openai needs MIND_EMBEDDINGS_URL and MIND_EMBEDDINGS_MODEL (e.g. http://127.0.0.1:11434/v1 and nomic-embed-text)',
-    );
+  if (e.MIND_EMBEDDINGS === 'openai') {
+    const missing = (['MIND_EMBEDDINGS_URL', 'MIND_EMBEDDINGS_MODEL'] as const).filter((name) => !e[name]);
+    if (missing.length) {
+      const lines = missing.map(
+        (name) => `  ${name} is required when MIND_EMBEDDINGS=openai (e.g. http://127.0.0.1:11434/v1 and nomic-embed-text)`,
+      );
+      throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    }
   }
   return {
     port: e.PORT,

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { createEmbedder, embeddingsSettingsFromEnv } from '../src/memories/embeddings/create-embedder.js';
+import { loadConfig } from '../src/config.js';
+import { createEmbedder } from '../src/memories/embeddings/create-embedder.js';
 import { createOpenAIEmbedder, embeddingsEndpoint, type OpenAIEmbedderOptions } from '../src/memories/embeddings/openai-embedder.js';
 
 interface Call {
@@ -150,15 +151,17 @@ describe('OpenAI-compatible embedder', () => {
   });
 
   test('createEmbedder and the MIND_EMBEDDINGS settings', async () => {
-    assert.equal(embeddingsSettingsFromEnv({}, '/data').mode, 'local');
-    assert.equal(embeddingsSettingsFromEnv({}, '/data').cacheDir, '/data/embeddings');
-    assert.throws(() => embeddingsSettingsFromEnv({ MIND_EMBEDDINGS: 'magic' }, '/data'), /MIND_EMBEDDINGS must be local, openai or off/);
-    assert.throws(() => embeddingsSettingsFromEnv({ MIND_EMBEDDINGS: 'openai' }, '/data'), /MIND_EMBEDDINGS_URL is required/);
+    // The settings are read once, with the rest of the configuration (config.ts).
+    const embeddingsOf = (env: Record<string, string>, dataDir: string) => loadConfig({ ...env, MIND_DATA_DIR: dataDir }).embeddings;
+    assert.equal(embeddingsOf({}, '/data').mode, 'local');
+    assert.equal(embeddingsOf({}, '/data').cacheDir, '/data/embeddings');
+    assert.throws(() => embeddingsOf({ MIND_EMBEDDINGS: 'magic' }, '/data'), /MIND_EMBEDDINGS: must be local, openai or off/);
+    assert.throws(() => embeddingsOf({ MIND_EMBEDDINGS: 'openai' }, '/data'), /MIND_EMBEDDINGS_URL is required/);
     assert.throws(
-      () => embeddingsSettingsFromEnv({ MIND_EMBEDDINGS: 'openai', MIND_EMBEDDINGS_URL: url }, '/data'),
+      () => embeddingsOf({ MIND_EMBEDDINGS: 'openai', MIND_EMBEDDINGS_URL: url }, '/data'),
       /MIND_EMBEDDINGS_MODEL is required/,
     );
-    const settings = embeddingsSettingsFromEnv(
+    const settings = embeddingsOf(
       { MIND_EMBEDDINGS: 'openai', MIND_EMBEDDINGS_URL: url, MIND_EMBEDDINGS_MODEL: 'test-model', MIND_EMBEDDINGS_API_KEY: 'k' },
       '/data',
     );
