@@ -79,6 +79,16 @@ describe('recall by meaning with the local embedder (the default)', () => {
     );
   });
 
+  test('only a change of what is embedded queues a memory again: a verify does not', async () => {
+    const m = await mind();
+    const note = await m.store({ content: FACTS[1] });
+    await m.embedded();
+    await svc.http.post(`/memory/${note.id}/verify`).set('Authorization', `Bearer ${m.jwt}`).expect(200);
+    assert.equal(await m.pending(), 0);
+    await svc.http.put(`/memory/${note.id}`).set(m.auth).send({ content: 'The car goes to the garage in April.' }).expect(200);
+    assert.equal(await m.pending(), 1);
+  });
+
   test('a memory changed into a credential loses its vector', async () => {
     const m = await mind();
     const note = await m.store({ content: 'Bank login for the violin school fees' });

@@ -4,17 +4,24 @@ import type { Migration } from '../db/migration.js';
 
 /**
  * Recall by meaning (DESIGN section 11). `embedding_queue` holds the memories whose vector is missing
- * or out of date; triggers fill it in the transaction of every write that changes what is embedded,
+ * or out of date; triggers on `memories` fill it in the transaction of every write that changes what
+ * is embedded (key, content, tags, category; not a verify),
  * so no write path can forget it and a crash loses nothing. `version` grows with each change: the
  * worker removes a row only if it is still the version it embedded. Credentials are never queued.
  * `memory_vectors` holds one vector per memory (float32, little-endian) with its model's name.
  */
+/** What is embedded changed: key, content, tags or category (a verify or a source change is not). */
+const SQLITE_CHANGED = `(new.key IS NOT old.key OR new.content IS NOT old.content OR new.tags IS NOT old.tags OR new.category IS NOT old.category)`;
+const SQLITE_QUEUE = `INSERT INTO embedding_queue (memory_seq, mind_id, version) VALUES (new.seq, new.mind_id, 1)
+       ON CONFLICT (memory_seq) DO UPDATE SET version = version + 1, claimed_until = NULL;`;
+
 const SQLITE_TRIGGERS = [
-  // memories_rank holds exactly the non-credential memories and is rewritten on every update.
-  `CREATE TRIGGER embedding_queue_on_write AFTER INSERT ON memories_rank BEGIN
-     INSERT INTO embedding_queue (memory_seq, mind_id, version)
-       VALUES (new.seq, (SELECT mind_id FROM memories WHERE seq = new.seq), 1)
-       ON CONFLICT (memory_seq) DO UPDATE SET version = version + 1, claimed_until = NULL;
+  `CREATE TRIGGER embedding_queue_on_insert AFTER INSERT ON memories WHEN new.category != 'credentials' BEGIN
+     ${SQLITE_QUEUE}
+   END`,
+  `CREATE TRIGGER embedding_queue_on_update AFTER UPDATE ON memories
+     WHEN new.category != 'credentials' AND ${SQLITE_CHANGED} BEGIN
+     ${SQLITE_QUEUE}
    END`,
   // A memory turned into a credential: its vector and queue entry go.
   `CREATE TRIGGER memory_vectors_on_credential AFTER UPDATE OF category ON memories WHEN new.category = 'credentials' BEGIN
@@ -76,7 +83,8 @@ export const embeddingMigrations: Migration[] = [
         await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_write ON memories');
         await db.raw('DROP FUNCTION IF EXISTS embedding_queue_on_write()');
       } else {
-        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_write');
+        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_insert');
+        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_update');
         await db.raw('DROP TRIGGER IF EXISTS memory_vectors_on_credential');
       }
       await db.schema.dropTable('embedding_state');
