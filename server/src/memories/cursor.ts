@@ -32,18 +32,24 @@ export function searchFingerprint(filter: RecallFilter): string {
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
+const toText = (body: object) => Buffer.from(JSON.stringify(body)).toString('base64url');
+
+/** The cursor's fields, or undefined when it is not base64url JSON. */
+function fieldsOf<T>(cursor: string): Partial<T> | undefined {
+  try {
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<T>;
+  } catch {
+    return undefined;
+  }
+}
+
 export function encodeCursor(fingerprint: string, at: PagePosition): string {
   const body: CursorBody = { v: 1, f: fingerprint, s: at.score, u: at.updatedAt, i: at.id };
-  return Buffer.from(JSON.stringify(body)).toString('base64url');
+  return toText(body);
 }
 
 export function decodeCursor(cursor: string, fingerprint: string): PagePosition {
-  let body: Partial<CursorBody> | undefined;
-  try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorBody>;
-  } catch {
-    body = undefined;
-  }
+  const body = fieldsOf<CursorBody>(cursor);
   if (body?.v !== 1 || typeof body.s !== 'number' || !Number.isFinite(body.s) || typeof body.u !== 'string' || typeof body.i !== 'string') {
     throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
   }
@@ -62,19 +68,14 @@ export function encodeMeaningCursor(fingerprint: string, position: HybridPositio
     'offset' in position
       ? { v: 2, f: fingerprint, t: position.asOf, o: position.offset }
       : { v: 2, f: fingerprint, t: position.asOf, s: position.after.score, u: position.after.updatedAt, i: position.after.id };
-  return Buffer.from(JSON.stringify(body)).toString('base64url');
+  return toText(body);
 }
 
 export function decodeMeaningCursor(cursor: string, fingerprint: string): HybridPosition {
-  let body: { v?: unknown; f?: unknown; t?: unknown; o?: unknown; s?: unknown; u?: unknown; i?: unknown } | undefined;
-  try {
-    body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as typeof body;
-  } catch {
-    body = undefined;
-  }
+  const body = fieldsOf<{ v: unknown; f: unknown; t: unknown; o: unknown; s: unknown; u: unknown; i: unknown }>(cursor);
   const offset = typeof body?.o === 'number' && Number.isInteger(body.o) && body.o >= 0 && body.o <= 10_000;
   const after = typeof body?.s === 'number' && Number.isFinite(body.s) && typeof body.u === 'string' && typeof body.i === 'string';
-  if (body?.v !== 2 || offset === after || typeof body.t !== 'string' || Number.isNaN(Date.parse(body.t))) {
+  if (body?.v !== 2 || offset === after || typeof body.t !== 'string' || body.t.length > 40) {
     throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
   }
   if (body.f !== fingerprint) {

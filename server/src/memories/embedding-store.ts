@@ -9,6 +9,9 @@ export interface ClaimedEmbedding {
   text: string;
 }
 
+/** The database's clock as the ISO text the timestamp columns hold. */
+const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** What is embedded of a memory: its key (as words), content and tags. */
 export const embeddingText = (memory: { key: string | null; content: string; tags: string[] }): string =>
   [memory.key?.replace(/[-_.]/g, ' ') ?? '', memory.content, memory.tags.join(' ')].filter(Boolean).join('\n');
@@ -84,6 +87,9 @@ export async function completeEmbeddings(
       done.flatMap(({ claimed }) => [claimed.seq, claimed.version]),
     )) as Array<{ memory_seq: number }> | { rows: Array<{ memory_seq: number }> };
     const still = new Set((Array.isArray(removed) ? removed : removed.rows).map((r) => Number(r.memory_seq)));
+    // Instances' clocks differ: on PostgreSQL the stored time is the database's, which every
+    // instance's vector index reads from (vector-index.ts).
+    const at = isPostgres(trx) ? trx.raw(POSTGRES_NOW) : now;
     const rows = done
       .filter(({ claimed }) => still.has(claimed.seq))
       .map(({ claimed, vector }) => ({
@@ -91,7 +97,7 @@ export async function completeEmbeddings(
         mind_id: claimed.mindId,
         model,
         vector: vectorToBuffer(vector),
-        embedded_at: now,
+        embedded_at: at,
       }));
     for (let i = 0; i < rows.length; i += 100) {
       await trx('memory_vectors')
@@ -155,19 +161,22 @@ export async function pendingEmbeddings(conn: Conn, mindId?: string): Promise<nu
   return Number(row?.n ?? 0);
 }
 
-/** The mind's vectors of `model` stored at or after `since` (all with no `since`), oldest first. */
+/**
+ * The mind's vectors of `model` stored after `after` (all without it), oldest first, as stored (the
+ * caller decodes those it does not have).
+ */
 export async function vectorsSince(
   conn: Conn,
   mindId: string,
   model: string,
-  since: string | undefined,
-): Promise<Array<{ seq: number; vector: Float32Array; embeddedAt: string }>> {
+  after: string | undefined,
+): Promise<Array<{ seq: number; bytes: Uint8Array; embeddedAt: string }>> {
   const query = conn('memory_vectors').where({ mind_id: mindId, model });
-  if (since) query.where('embedded_at', '>=', since);
+  if (after !== undefined) query.where('embedded_at', '>', after);
   const rows = (await query.orderBy('embedded_at').select('memory_seq', 'vector', 'embedded_at')) as Array<{
     memory_seq: number;
     vector: Uint8Array;
     embedded_at: string;
   }>;
-  return rows.map((r) => ({ seq: Number(r.memory_seq), vector: bufferToVector(r.vector), embeddedAt: r.embedded_at }));
+  return rows.map((r) => ({ seq: Number(r.memory_seq), bytes: r.vector, embeddedAt: r.embedded_at }));
 }

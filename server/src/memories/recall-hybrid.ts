@@ -24,11 +24,11 @@ export const SIMILARITY_FLOOR = 0.3;
 export const WINDOW = 50;
 
 /**
- * Where a page starts: an offset in the fused window, or after a keyword hit of the tail; `asOf`, the
- * time of the first page: later pages see the vectors stored until then, so memories embedded in the
- * background meanwhile do not shift the window under the cursor.
+ * Where a page starts: an offset in the fused window, or after a keyword hit of the tail. `asOf`
+ * (absent on a first page): the newest vector the first page saw; later pages see only vectors
+ * stored until then, so memories embedded in the background meanwhile do not shift the window.
  */
-export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { asOf: string };
+export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { asOf?: string };
 
 /** With the local embedder's re-ranking, the vector window is this wide (rerank.ts was tuned on it). */
 export const RERANK_VECTOR_WINDOW = 50;
@@ -61,8 +61,9 @@ export async function recallByMeaning(
 ): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined }> {
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
   const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
-  const asOf = query.position.asOf;
-  const semantic = query.vector ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, vectorWindow, asOf) : [];
+  const { hits: semantic, asOf } = query.vector
+    ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, vectorWindow, query.position.asOf)
+    : { hits: [], asOf: query.position.asOf ?? '' };
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
@@ -177,14 +178,13 @@ async function nearestMemories(
   filter: RecallFilter,
   vector: Float32Array,
   depth: number,
-  asOf: string,
-): Promise<RecallRow[]> {
+  asOf: string | undefined,
+): Promise<{ hits: RecallRow[]; asOf: string }> {
   const filtered =
     filter.category !== undefined || filter.key !== undefined || filter.tags.length > 0 || filter.verified !== undefined || filter.since;
-  const neighbours = (await index.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf)).filter(
-    (n) => n.similarity >= SIMILARITY_FLOOR,
-  );
-  if (neighbours.length === 0) return [];
+  const near = await index.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf);
+  const neighbours = near.neighbours.filter((n) => n.similarity >= SIMILARITY_FLOOR);
+  if (neighbours.length === 0) return { hits: [], asOf: near.asOf };
   const params: Knex.RawBinding[] = [mindId];
   const conditions = filterConditions(filter, 'm', params);
   const found = new Map<number, ReadRow>();
@@ -202,5 +202,5 @@ async function nearestMemories(
     const row = found.get(n.seq);
     if (row && hits.length < depth) hits.push({ memory: rows.toMemory(row), score: n.similarity });
   }
-  return hits;
+  return { hits, asOf: near.asOf };
 }

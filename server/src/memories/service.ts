@@ -203,7 +203,7 @@ export class MemoriesService {
       return this.recallByKeyword(mindId, filter, limit, input.cursor);
     }
     const fingerprint = `${searchFingerprint(filter)}.${mode}`;
-    const position = input.cursor ? decodeMeaningCursor(input.cursor, fingerprint) : { offset: 0, asOf: new Date().toISOString() };
+    const position = input.cursor ? decodeMeaningCursor(input.cursor, fingerprint) : { offset: 0 };
     const vector = await this.meaning.queryVector((input.q ?? '').trim());
     const { hits, next } = await recallByMeaning(this.ctx.db, this.store.memoryRows, this.meaning.index, mindId, {
       mode,

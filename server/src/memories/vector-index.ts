@@ -1,11 +1,14 @@
 import type { Conn } from '../db/database.js';
-import { vectorsSince } from './embedding-store.js';
+import { bufferToVector, vectorsSince } from './embedding-store.js';
 
 /** A memory near the query: its seq and the cosine similarity of their (unit) vectors. */
 export interface Neighbour {
   seq: number;
   similarity: number;
 }
+
+/** How far back each refresh reads: longer than a batch's transaction takes from its timestamp to its commit. */
+const COMMIT_MARGIN_MS = 2_000;
 
 /** Up to this many vectors a mind is scanned exactly; above it the sign bits pick candidates first. */
 const EXACT_SCAN_MAX = 4096;
@@ -27,6 +30,9 @@ class MindVectors {
   private readonly words: number;
   /** The newest embedded_at loaded; the next refresh reads from it on. */
   since: string | undefined;
+  /** When (this process's clock) `since` last moved, and the `since` whose late commits were all read. */
+  sinceMovedAt = 0;
+  settledFor: string | undefined;
 
   constructor(readonly dims: number) {
     this.words = Math.ceil(dims / 32);
@@ -36,6 +42,12 @@ class MindVectors {
 
   get size() {
     return this.seqs.length;
+  }
+
+  /** Whether the row of `seq` holds the vector stored at `embeddedAt` already. */
+  has(seq: number, embeddedAt: string): boolean {
+    const row = this.rowOf.get(seq);
+    return row !== undefined && this.times[row] === embeddedAt;
   }
 
   get bytes() {
@@ -112,6 +124,18 @@ class MindVectors {
   }
 }
 
+/**
+ * After which stored time a refresh reads. A batch stamped before `since` may commit after it was
+ * read, within COMMIT_MARGIN_MS of its stamp: while `since` is that fresh, each refresh reads back the
+ * margin (rows it has are not decoded again), and once more when it has passed; after that only rows
+ * stored after `since`, usually none.
+ */
+function refreshFrom(mind: MindVectors): string | undefined {
+  if (!mind.since || mind.settledFor === mind.since) return mind.since;
+  if (Date.now() - mind.sinceMovedAt > COMMIT_MARGIN_MS) mind.settledFor = mind.since;
+  return new Date(Date.parse(mind.since) - COMMIT_MARGIN_MS).toISOString();
+}
+
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -120,8 +144,9 @@ function popcount(x: number): number {
 
 /**
  * The vectors of recently searched minds, kept in step with memory_vectors: before each search the
- * rows stored since the last one are read (an indexed range, usually empty), so vectors written by
- * another instance are seen too. Deleted memories may linger here; recall drops them when it reads
+ * rows stored since the newest one seen are read (an indexed range, usually empty; see refreshFrom),
+ * so vectors written by another instance are seen too (on PostgreSQL they carry the database's time,
+ * so the instances' clocks do not matter). Deleted memories may linger here; recall drops them when it reads
  * the rows. Least recently used minds are dropped beyond `maxBytes`.
  */
 export class VectorIndex {
@@ -132,18 +157,31 @@ export class VectorIndex {
     private readonly maxBytes: number,
   ) {}
 
-  /** The k nearest memories; with `asOf`, among the vectors stored at or before it (a page of a search begun then). */
-  async nearest(conn: Conn, mindId: string, query: Float32Array, k: number, asOf?: string): Promise<Neighbour[]> {
+  /**
+   * The k nearest memories; with `asOf`, among the vectors stored at or before it (a later page of a
+   * search). `asOf` in the answer: the newest stored time the search saw, for the next pages.
+   */
+  async nearest(
+    conn: Conn,
+    mindId: string,
+    query: Float32Array,
+    k: number,
+    asOf?: string,
+  ): Promise<{ neighbours: Neighbour[]; asOf: string }> {
     let mind = this.minds.get(mindId);
     if (mind?.dims !== undefined && mind.dims !== query.length) mind = undefined;
-    const rows = await vectorsSince(conn, mindId, this.model, mind?.since);
+    const rows = await vectorsSince(conn, mindId, this.model, mind ? refreshFrom(mind) : undefined);
     if (!mind) mind = new MindVectors(query.length);
-    for (const row of rows) mind.put(row.seq, row.vector, row.embeddedAt);
-    if (rows.length) mind.since = rows.at(-1)!.embeddedAt;
+    for (const row of rows) if (!mind.has(row.seq, row.embeddedAt)) mind.put(row.seq, bufferToVector(row.bytes), row.embeddedAt);
+    const newest = rows.at(-1)?.embeddedAt;
+    if (newest && (!mind.since || newest > mind.since)) {
+      mind.since = newest;
+      mind.sinceMovedAt = Date.now();
+    }
     this.minds.delete(mindId); // re-inserted last: the Map's order is the LRU order
     this.minds.set(mindId, mind);
     this.evict();
-    return mind.nearest(query, k, asOf);
+    return { neighbours: mind.nearest(query, k, asOf), asOf: asOf ?? mind.since ?? '' };
   }
 
   private evict() {
