@@ -472,6 +472,19 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
 export const routesWithOwnErrors = () => Object.keys(ROUTE_ERRORS);
 
 const HEALTH = { version: '0.1.0', uptime_s: 3600 };
+/** POST /memory's answer; an update differs only in its older created_at. */
+const STORED_MEMORY = {
+  id: '5d1c7e0a-8f7b-4c3e-9a1d-2b6e4f8c0a11',
+  category: 'preference',
+  key: 'writing-style',
+  content: 'Prefers short sentences and British spelling.',
+  tags: ['writing', 'style'],
+  verified: false,
+  verified_at: null,
+  source: 'chat 2026-11-20',
+  created_at: '2026-11-22T01:29:42.123Z',
+  updated_at: '2026-11-22T01:29:42.123Z',
+};
 
 /** Answers whose schema another status of the route shares: each status its own example. */
 const SHARED_SCHEMA_EXAMPLES: Record<string, Record<number, NamedExample[]>> = {
@@ -486,35 +499,13 @@ const SHARED_SCHEMA_EXAMPLES: Record<string, Record<number, NamedExample[]>> = {
     200: [
       {
         summary: 'Updated: the mind had a memory of this category and key',
-        value: {
-          id: '5d1c7e0a-8f7b-4c3e-9a1d-2b6e4f8c0a11',
-          category: 'preference',
-          key: 'writing-style',
-          content: 'Prefers short sentences and British spelling.',
-          tags: ['writing', 'style'],
-          verified: false,
-          verified_at: null,
-          source: 'chat 2026-11-20',
-          created_at: '2026-11-20T10:02:11.000Z',
-          updated_at: '2026-11-22T01:29:42.123Z',
-        },
+        value: { ...STORED_MEMORY, created_at: '2026-11-20T10:02:11.000Z' },
       },
     ],
     201: [
       {
         summary: 'Created',
-        value: {
-          id: '5d1c7e0a-8f7b-4c3e-9a1d-2b6e4f8c0a11',
-          category: 'preference',
-          key: 'writing-style',
-          content: 'Prefers short sentences and British spelling.',
-          tags: ['writing', 'style'],
-          verified: false,
-          verified_at: null,
-          source: 'chat 2026-11-20',
-          created_at: '2026-11-22T01:29:42.123Z',
-          updated_at: '2026-11-22T01:29:42.123Z',
-        },
+        value: STORED_MEMORY,
       },
     ],
   },
