@@ -67,22 +67,23 @@ export class Meaning {
     await forgetModel(this.db);
   }
 
+  /** Whether the embedder answers; a failing one is not waited for on a request. */
+  private answering(): boolean {
+    return this.worker?.status().state !== 'failing';
+  }
+
   /** A memory was written: the worker embeds it now rather than at its next look. */
   written(): void {
     this.worker?.wake();
   }
 
   /**
-   * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
-   * embedder is failing, or it does not answer in time.
-   */
-  /**
    * The local embedder's re-ranking of a candidate window (embeddings/rerank.ts), or undefined when
    * the embedder has none (openai) or fails: recall then keeps the fused order.
    */
   async rerank(query: string, candidates: RerankCandidate[], postgres: boolean): Promise<RerankHit[] | undefined> {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
-    if (!embedder?.rerank || this.worker?.status().state === 'failing') return undefined;
+    if (!embedder?.rerank || !this.answering()) return undefined;
     try {
       return await embedder.rerank(
         query,
@@ -95,8 +96,12 @@ export class Meaning {
     }
   }
 
+  /**
+   * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
+   * embedder is failing, or it does not answer in time.
+   */
   async queryVector(q: string): Promise<Float32Array | undefined> {
-    if (!this.embedder || this.worker?.status().state === 'failing') return undefined;
+    if (!this.embedder || !this.answering()) return undefined;
     const cached = this.queries.get(q);
     if (cached) return cached;
     try {
