@@ -40,12 +40,12 @@ export class KeywordIndex {
   /** `docs` in order of age: the last is the newest (the server's tail order). */
   constructor(docs: ReadonlyArray<{ id: string; content: string }>) {
     this.db.exec(`CREATE VIRTUAL TABLE memories_fts USING fts5(key, content, tags,
-      content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`);
+      content='', contentless_delete=1, tokenize='ascii')`);
     const insert = this.db.prepare('INSERT INTO memories_fts (rowid, key, content, tags) VALUES (?, ?, ?, ?)');
     this.db.transaction(() => {
       docs.forEach((doc, i) => {
         this.ids.push(doc.id);
-        insert.run(i + 1, '', indexedText(this.prefix, doc.content), '');
+        insert.run(i + 1, '', indexedText(this.prefix, searchWords(doc.content)), '');
       });
     })();
   }

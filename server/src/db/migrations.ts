@@ -3,6 +3,7 @@ import { accountsMigrations } from '../accounts/migrations.js';
 import { computersMigrations } from '../computers/migrations.js';
 import { embeddingMigrations } from '../memories/embedding-migrations.js';
 import { memoriesMigrations } from '../memories/migrations.js';
+import { searchMigrations } from '../memories/search-migrations.js';
 import { mindsMigrations } from '../minds/migrations.js';
 import { tasksMigrations } from '../tasks/migrations.js';
 import { webhooksMigrations } from '../webhooks/migrations.js';
@@ -17,6 +18,7 @@ export const migrations: Migration[] = [
   ...computersMigrations, // 0400_
   ...memoriesMigrations, // 0500_
   ...embeddingMigrations, // 0520_
+  ...searchMigrations, // 0530_
 ];
 
 export const migrationSource: Knex.MigrationSource<Migration> = {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Conn } from '../db/database.js';
+import { type Conn, runSql } from '../db/database.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
 import { mindPrefix } from './search-text.js';
@@ -8,19 +8,19 @@ import { mindPrefix } from './search-text.js';
  * Common words, stop words found by frequency (as Elasticsearch's cutoff_frequency). Scoring a word
  * costs a BM25 evaluation for every memory that holds it, yet a word in many memories weighs little:
  * its IDF is at most ln 9 ≈ 2.2 at a tenth of them (a word in one memory in a thousand: 6.9), 0 at
- * half. A word in at least this share of all indexed memories, and in at least
- * COMMON_WORD_MIN_MEMORIES of the mind's, gets weight 0 in recall (see recallSqlite); the others are
+ * half. A word in at least this share of the mind's indexed memories, and in at least
+ * COMMON_WORD_MIN_MEMORIES of them, gets weight 0 in recall (see recallSqlite); the others are
  * ranked by BM25 as they are. Below 1,000 memories nothing changes.
  */
 export const COMMON_WORD_SHARE = 0.1;
 export const COMMON_WORD_MIN_MEMORIES = 1000;
 
 /**
- * Ranked recall on SQLite: FTS5 with BM25 (negative, lower is better, so it is negated), times
- * the verified boost; the mind prefix on every indexed word restricts the search to the mind.
- * Common words (COMMON_WORD_SHARE) get weight 0: the memories holding one of the other
- * words come first, ranked by BM25 over those words; then, with score 0 and newest first, those
- * that hold only common words. A q of only common words thus lists its matches newest first.
+ * Ranked recall on SQLite: BM25 over the mind's own memories (bm25Page), times the verified boost;
+ * the mind prefix on every indexed word restricts the search to the mind. Common words
+ * (COMMON_WORD_SHARE) get weight 0: the memories holding one of the other words come first, ranked
+ * by BM25 over those words; then, with score 0 and newest first, those that hold only common words.
+ * A q of only common words thus lists its matches newest first.
  */
 export async function recallSqlite(
   conn: Conn,
@@ -30,31 +30,80 @@ export async function recallSqlite(
   limit: number,
   after?: PagePosition,
 ): Promise<RecallRow[]> {
-  const { ranked, common } = await splitCommonWords(conn, mindPrefix(mindId), filter.words);
+  const stats = await mindStatistics(conn, mindId, filter.words);
+  const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(stats.memories * COMMON_WORD_SHARE));
+  const ranked = filter.words.filter((w) => stats.holding.get(w)! < threshold);
+  const common = filter.words.filter((w) => stats.holding.get(w)! >= threshold);
   const inTail = after !== undefined && after.score <= 0;
-  const hits = ranked.length > 0 && !inTail ? await bm25Page(conn, mindId, filter, ranked, limit, after) : [];
+  const hits = ranked.length > 0 && !inTail ? await bm25Page(conn, mindId, filter, ranked, stats, limit, after) : [];
   if (hits.length < limit && common.length > 0) {
     hits.push(...(await commonWordsPage(conn, mindId, filter, common, ranked, limit - hits.length, inTail ? after : undefined)));
   }
   return hits.map((row) => ({ memory: rows.toMemory(row), score: Number(row.score) }));
 }
 
-type ScoredRow = ReadRow & { score: number };
+/** BM25's statistics of a mind: its indexed memories, their average length in words, and how many hold each word. */
+interface MindStatistics {
+  memories: number;
+  averageWords: number;
+  holding: Map<string, number>;
+}
 
 /**
- * One page ranked by BM25. BM25 has to be computed for every memory holding a word; the ranking
- * columns come from the narrow memories_rank (seq, id, category, verified, updated_at) and only
- * the page's rows are read from memories.
+ * The mind's statistics from memory_search_stats, and each word's number of memories from the
+ * index's own counts (memories_fts_words): the words carry the mind's prefix, so these are the mind's.
+ */
+async function mindStatistics(conn: Conn, mindId: string, words: string[]): Promise<MindStatistics> {
+  const prefix = mindPrefix(mindId);
+  const [mind] = await runSql<{ memories: number; words: number }>(
+    conn,
+    'SELECT memories, words FROM memory_search_stats WHERE mind_id = ?',
+    [mindId],
+  );
+  const holding = new Map<string, number>();
+  for (const word of words) {
+    const [row] = await runSql<{ doc: number }>(conn, 'SELECT doc FROM memories_fts_words WHERE term = ?', [prefix + word]);
+    holding.set(word, row?.doc ?? 0);
+  }
+  const memories = mind?.memories ?? 0;
+  return { memories, averageWords: memories > 0 ? mind!.words / memories || 1 : 1, holding };
+}
+
+type ScoredRow = ReadRow & { score: number };
+
+/** BM25's parameters, FTS5's own (k1 = 1.2, b = 0.75), so scores keep their scale. */
+const K1 = 1.2;
+const B = 0.75;
+
+/** FTS5's IDF (fts5_aux.c): never below a millionth, so a word in most memories still counts a little. */
+const idf = (memories: number, holding: number) =>
+  // A write between reading the statistics and the counts may leave a count above the total.
+  Math.max(Math.log((Math.max(memories, holding) - holding + 0.5) / (holding + 0.5)), 1e-6);
+
+/**
+ * One page ranked by BM25 with the mind's own statistics (mindStatistics) and each memory's length
+ * in words (memories_rank.words): FTS5's formula (bm25() in fts5_aux.c), whose own bm25() takes the
+ * number of memories and their average length from the whole table, where every tenant's writes
+ * would move them. A word's occurrences per memory come from memories_fts_terms, looked up by the
+ * prefixed word, so only the mind's own postings are read, grouped once by memory; the rows are
+ * matched to the mind before anything is limited. Only the page's rows are read from memories.
  */
 async function bm25Page(
   conn: Conn,
   mindId: string,
   filter: RecallFilter,
   words: string[],
+  stats: MindStatistics,
   limit: number,
   after?: PagePosition,
 ): Promise<ScoredRow[]> {
-  const params: Knex.RawBinding[] = [matchAny(mindPrefix(mindId), words)];
+  const terms = words.map((w) => mindPrefix(mindId) + w);
+  const frequencies = terms.map((_, i) => `sum(v.term = ?) AS f${i}`).join(', ');
+  const lengthNorm = `${K1} * (${1 - B} + ${B} * r.words / ?)`;
+  const weightedSum = words.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
+  const weights = words.map((w) => idf(stats.memories, stats.holding.get(w)!));
+  // In the order of the placeholders in the statement.
+  const params: Knex.RawBinding[] = [...weights, stats.averageWords, ...terms, ...terms, mindId];
   const conditions = filterConditions(filter, 'r', params, false);
   let position = '';
   if (after) {
@@ -65,9 +114,13 @@ async function bm25Page(
   return (await conn.raw(
     `WITH hits AS MATERIALIZED (
        SELECT * FROM (
-         SELECT r.seq, r.updated_at, r.id, -bm25(memories_fts) * (CASE WHEN r.verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score
-         FROM memories_fts JOIN memories_rank r ON r.seq = memories_fts.rowid
-         WHERE memories_fts MATCH ?${conditions.map((c) => ` AND ${c}`).join('')}
+         SELECT seq, updated_at, id, (${weightedSum}) * (CASE WHEN verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score FROM (
+           SELECT r.seq, r.updated_at, r.id, r.verified, o.*, ${lengthNorm} AS norm
+           FROM (SELECT v.doc, ${frequencies}
+                 FROM (VALUES ${terms.map(() => '(?)').join(', ')}) q JOIN memories_fts_terms v ON v.term = q.column1
+                 GROUP BY v.doc) o
+           JOIN memories_rank r ON r.seq = o.doc
+           WHERE r.mind_id = ? AND ${conditions.join(' AND ')})
        ) ${position}
        ORDER BY score DESC, updated_at DESC, id DESC LIMIT ?)
      SELECT ${SQLITE_COLUMNS}, hits.score AS score FROM hits CROSS JOIN memories m ON m.seq = hits.seq
@@ -121,37 +174,3 @@ async function commonWordsPage(
 
 /** An FTS5 query for any of the words, each a quoted term with the mind's prefix (never FTS5 syntax). */
 const matchAny = (prefix: string, words: string[]) => words.map((w) => `"${prefix}${w}"`).join(' OR ');
-
-/**
- * Splits the words of a SQLite search into those ranked by BM25 and the common ones: in at least
- * COMMON_WORD_SHARE of all indexed memories and in at least COMMON_WORD_MIN_MEMORIES. The number of
- * indexed memories is FTS5's own row count, the first varint of its averages record; a word's count stops at the threshold.
- */
-async function splitCommonWords(conn: Conn, prefix: string, words: string[]): Promise<{ ranked: string[]; common: string[] }> {
-  const [averages] = (await conn.raw('SELECT block FROM memories_fts_data WHERE id = 1')) as Array<{ block: Buffer }>;
-  const indexed = averages ? readVarint(averages.block) : 0;
-  const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(indexed * COMMON_WORD_SHARE));
-  if (indexed < threshold) return { ranked: words, common: [] };
-  const ranked: string[] = [];
-  const common: string[] = [];
-  for (const word of words) {
-    const [{ n }] = (await conn.raw('SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)', [
-      matchAny(prefix, [word]),
-      threshold,
-    ])) as [{ n: number }];
-    (n >= threshold ? common : ranked).push(word);
-  }
-  return { ranked, common };
-}
-
-/** SQLite's variable-length integer (also FTS5's): big-endian 7-bit groups, the ninth byte whole. */
-function readVarint(bytes: Uint8Array): number {
-  let value = 0;
-  for (let i = 0; i < 9 && i < bytes.length; i++) {
-    const byte = bytes[i]!;
-    if (i === 8) return value * 256 + byte;
-    value = value * 128 + (byte & 0x7f);
-    if (byte < 0x80) return value;
-  }
-  return value;
-}

@@ -1,12 +1,13 @@
 import type { Memory } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
-import { indexedText, mindPrefix, searchWords } from './search-text.js';
+import { indexEntry, searchWords } from './search-text.js';
 import type { ChangeSink } from './write-batch.js';
 
 /**
  * The full-text index of memories (credentials are never indexed). SQLite: the FTS5 table
- * memories_fts, rowid = memories.seq, written by the changes below in the transaction of the write
- * (the delete trigger of the migration removes the rows of deleted memories). PostgreSQL: the row's
+ * memories_fts, rowid = memories.seq, written by the changes below in the transaction of the write,
+ * and the memory's ranking row in memories_rank (the delete triggers of the migrations remove both
+ * for deleted memories). PostgreSQL: the row's
  * own search_vector, written with the row (searchVector).
  */
 
@@ -48,9 +49,14 @@ export async function applyIndexChanges(conn: Conn, changes: IndexChange[]): Pro
 /** Changes the index in the caller's transaction, at once. */
 export const indexAtOnce: IndexChangeSink = { change: applyIndexChanges };
 
+/** Ranking rows (migration 0530) added in one statement, up to ADDS_PER_STATEMENT. */
+const insertRankRows = (count: number) =>
+  `INSERT INTO memories_rank (seq, id, mind_id, category, verified, updated_at, words) VALUES ${Array(count).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
+
 /**
- * SQLite: the index rows of memories already inserted (credentials are never indexed), sent to
- * `index`. `knownSeqs` saves looking up the rowids when the caller has them from its insert.
+ * SQLite: the index entries of memories already inserted (credentials are never indexed): their
+ * ranking rows in memories_rank at once, their index rows sent to `index`. `knownSeqs` saves
+ * looking up the rowids when the caller has them from its insert.
  */
 export async function addToSearchIndex(
   conn: Conn,
@@ -71,12 +77,18 @@ export async function addToSearchIndex(
       .select('id', 'seq')) as Array<{ id: string; seq: number }>;
     seqs = new Map(rows.map((r) => [r.id, r.seq]));
   }
-  const prefix = mindPrefix(mindId);
+  const entries = indexed.map((m) => ({ memory: m, seq: seqs.get(m.id)!, ...indexEntry(mindId, m.key, m.content, m.tags) }));
+  for (let i = 0; i < entries.length; i += ADDS_PER_STATEMENT) {
+    const chunk = entries.slice(i, i + ADDS_PER_STATEMENT);
+    await runSql(
+      conn,
+      insertRankRows(chunk.length),
+      chunk.flatMap(({ memory: m, seq, words }) => [seq, m.id, mindId, m.category, Number(m.verified), m.updated_at, words]),
+    );
+  }
   await index.change(
     conn,
-    indexed.map((m) => ({
-      add: [seqs.get(m.id)!, indexedText(prefix, m.key ?? ''), indexedText(prefix, m.content), indexedText(prefix, m.tags.join(' '))],
-    })),
+    entries.map(({ seq, texts }) => ({ add: [seq, ...texts] })),
   );
 }
 

@@ -15,10 +15,22 @@ export function searchWords(text: string): string[] {
  * Every indexed word carries its mind (`m` + the mind id's 32 hex digits, fixed length), so the
  * index itself keeps minds apart: a search reads only its own mind's postings, however many other
  * minds use the same word, and a word's document frequency (BM25's IDF) counts its own mind only.
+ * SQLite's index splits only at ASCII separators (tokenizer `ascii`, migration 0530), and the words
+ * hold none, so it stores exactly these prefixed words: no word can be split into another mind's.
  */
 export const mindPrefix = (mindId: string) => `m${mindId.replaceAll('-', '').toLowerCase()}`;
 
-export const indexedText = (prefix: string, text: string) =>
-  searchWords(text)
-    .map((w) => prefix + w)
-    .join(' ');
+export const indexedText = (prefix: string, words: string[]) => words.map((w) => prefix + w).join(' ');
+
+/**
+ * What SQLite's index holds for a memory: the indexed text of its key, content and tags, and its
+ * length in words (BM25's document length).
+ */
+export function indexEntry(mindId: string, key: string | null, content: string, tags: string[]) {
+  const prefix = mindPrefix(mindId);
+  const fields = [searchWords(key ?? ''), searchWords(content), searchWords(tags.join(' '))];
+  return {
+    texts: fields.map((words) => indexedText(prefix, words)) as [key: string, content: string, tags: string],
+    words: fields.reduce((n, words) => n + words.length, 0),
+  };
+}

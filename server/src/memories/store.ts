@@ -10,10 +10,6 @@ import { addToSearchIndex, indexAtOnce, type IndexChangeSink, removeFromSearchIn
 // known from the insert: cheaper than knex's query builder and insertMany on the hot path.
 const INSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_TAG = 'INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) VALUES (?, ?, ?, ?)';
-const INSERT_RANK = 'INSERT INTO memories_rank (seq, id, category, verified, updated_at) VALUES (?, ?, ?, ?, ?)';
-
-/** The ranking columns of memories, as memories_rank holds them (migration 0510). */
-const RANK_COPY = '(seq, id, category, verified, updated_at) SELECT seq, id, category, verified, updated_at FROM memories';
 
 /**
  * Memories, their tags and (with search-index.ts) their search index; recall is in recall.ts.
@@ -47,8 +43,6 @@ export class MemoriesStore {
     );
     const insertTag = sqlite.prepare(INSERT_TAG);
     for (const tag of tagRows(mindId, memory)) insertTag.run(tag.memory_id, tag.mind_id, tag.tag, tag.updated_at);
-    if (memory.category !== 'credentials')
-      sqlite.prepare(INSERT_RANK).run(seq, memory.id, memory.category, Number(memory.verified), memory.updated_at);
     await addToSearchIndex(conn, index, mindId, [memory], new Map([[memory.id, seq]]));
   }
 
@@ -59,14 +53,7 @@ export class MemoriesStore {
       await conn('memories').insert(chunk.map((m) => this.rowFor(conn, mindId, m)));
       const tags = chunk.flatMap((m) => tagRows(mindId, m));
       for (let j = 0; j < tags.length; j += 300) await conn('memory_tags').insert(tags.slice(j, j + 300));
-      if (!isPostgres(conn)) {
-        const ids = chunk.map((m) => m.id);
-        await conn.raw(
-          `INSERT INTO memories_rank ${RANK_COPY} WHERE id IN (${ids.map(() => '?').join(', ')}) AND category != 'credentials'`,
-          ids,
-        );
-        await addToSearchIndex(conn, indexAtOnce, mindId, chunk);
-      }
+      if (!isPostgres(conn)) await addToSearchIndex(conn, indexAtOnce, mindId, chunk);
     }
   }
 
@@ -80,7 +67,6 @@ export class MemoriesStore {
     if (tags.length) await conn('memory_tags').insert(tags);
     if (isPostgres(conn)) return true;
     await conn.raw('DELETE FROM memories_rank WHERE seq = (SELECT seq FROM memories WHERE id = ?)', [id]);
-    if (memory.category !== 'credentials') await conn.raw(`INSERT INTO memories_rank ${RANK_COPY} WHERE id = ?`, [id]);
     await removeFromSearchIndex(conn, index, id);
     await addToSearchIndex(conn, index, mindId, [memory]);
     return true;

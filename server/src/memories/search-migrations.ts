@@ -1,0 +1,119 @@
+import type { Knex } from 'knex';
+import { isPostgres } from '../db/dialect.js';
+import type { Migration } from '../db/migration.js';
+import { indexEntry } from './search-text.js';
+
+/**
+ * SQLite's search index, rebuilt so that no mind can write into another mind's part of it and no
+ * mind's writes move another mind's scores.
+ *
+ * - Tokenizer `ascii` instead of `unicode61`: the server makes the words itself (search-text.ts:
+ *   letters and digits, joined by spaces), and `ascii` splits only at ASCII separators, so the index
+ *   holds exactly the words the server wrote, each starting with its own mind's prefix. unicode61
+ *   split some words again where its older Unicode tables saw a separator (U+19B0 and others), so a
+ *   word stored in one mind could put its second half, carrying another mind's prefix, in that
+ *   mind's part of the index.
+ * - BM25's statistics per mind: memories_rank gains the mind and the memory's length in words, and
+ *   memory_search_stats keeps each mind's number of indexed memories and words (kept by triggers on
+ *   memories_rank), so recall-sqlite.ts ranks with the mind's own numbers. FTS5's bm25() uses the
+ *   whole table's, which every tenant's writes moved (and so could be read back from scores).
+ * - memories_fts_terms (fts5vocab, 'instance'): a word's occurrences per memory, and
+ *   memories_fts_words (fts5vocab, 'row'): a word's number of memories, for that ranking.
+ */
+const SQLITE_UP = [
+  // From whatever index there was (0500's, or this one when it is run again to rebuild).
+  'DROP TABLE IF EXISTS memories_fts_terms',
+  'DROP TABLE IF EXISTS memories_fts_words',
+  'DROP TABLE IF EXISTS memory_search_stats',
+  'DROP TRIGGER IF EXISTS memories_fts_delete',
+  'DROP TABLE IF EXISTS memories_fts',
+  `CREATE VIRTUAL TABLE memories_fts USING fts5(key, content, tags, content='', contentless_delete=1, tokenize='ascii')`,
+  `CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+     DELETE FROM memories_fts WHERE rowid = old.seq;
+   END`,
+  `CREATE VIRTUAL TABLE memories_fts_terms USING fts5vocab(memories_fts, 'instance')`,
+  `CREATE VIRTUAL TABLE memories_fts_words USING fts5vocab(memories_fts, 'row')`,
+  'DROP TRIGGER IF EXISTS memories_rank_delete',
+  'DROP TABLE IF EXISTS memories_rank',
+  `CREATE TABLE memories_rank (
+     seq INTEGER PRIMARY KEY,
+     id VARCHAR(36) NOT NULL,
+     mind_id VARCHAR(36) NOT NULL,
+     category VARCHAR(16) NOT NULL,
+     verified BOOLEAN NOT NULL,
+     updated_at VARCHAR(30) NOT NULL,
+     words INTEGER NOT NULL)`,
+  `CREATE TRIGGER memories_rank_delete AFTER DELETE ON memories BEGIN
+     DELETE FROM memories_rank WHERE seq = old.seq;
+   END`,
+  `CREATE TABLE memory_search_stats (
+     mind_id VARCHAR(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
+     memories INTEGER NOT NULL,
+     words INTEGER NOT NULL)`,
+  `CREATE TRIGGER memories_rank_counted AFTER INSERT ON memories_rank BEGIN
+     INSERT INTO memory_search_stats (mind_id, memories, words) VALUES (new.mind_id, 1, new.words)
+       ON CONFLICT (mind_id) DO UPDATE SET memories = memories + 1, words = words + excluded.words;
+   END`,
+  `CREATE TRIGGER memories_rank_uncounted AFTER DELETE ON memories_rank BEGIN
+     UPDATE memory_search_stats SET memories = memories - 1, words = words - old.words WHERE mind_id = old.mind_id;
+   END`,
+];
+
+interface StoredRow {
+  seq: number;
+  id: string;
+  mind_id: string;
+  category: string;
+  verified: number;
+  updated_at: string;
+  key: string | null;
+  content: string;
+  tags: string;
+}
+
+/** Indexes the stored memories again, 500 at a time (the text of memories is plain, credentials aside). */
+async function reindexAll(db: Knex) {
+  for (let after = 0; ; ) {
+    const rows = (await db('memories')
+      .where('seq', '>', after)
+      .andWhereNot('category', 'credentials')
+      .orderBy('seq')
+      .limit(500)
+      .select('seq', 'id', 'mind_id', 'category', 'verified', 'updated_at', 'key', 'content', 'tags')) as StoredRow[];
+    if (rows.length === 0) return;
+    after = rows.at(-1)!.seq;
+    for (const row of rows) {
+      const { texts, words } = indexEntry(row.mind_id, row.key, row.content, JSON.parse(row.tags) as string[]);
+      await db.raw('INSERT INTO memories_fts (rowid, key, content, tags) VALUES (?, ?, ?, ?)', [row.seq, ...texts]);
+      await db.raw('INSERT INTO memories_rank (seq, id, mind_id, category, verified, updated_at, words) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        row.seq,
+        row.id,
+        row.mind_id,
+        row.category,
+        row.verified,
+        row.updated_at,
+        words,
+      ]);
+    }
+  }
+}
+
+export const searchMigrations: Migration[] = [
+  {
+    // SQLite only: PostgreSQL's search_vector lives in the mind's own row, is matched with the mind
+    // in the same condition, and ts_rank reads nothing but that row.
+    name: '0530_search_index_per_mind',
+    async up(db) {
+      if (isPostgres(db)) return;
+      for (const sql of SQLITE_UP) await db.raw(sql);
+      await reindexAll(db);
+    },
+    async down(db) {
+      if (isPostgres(db)) return;
+      for (const name of ['memories_rank_counted', 'memories_rank_uncounted']) await db.raw(`DROP TRIGGER IF EXISTS ${name}`);
+      await db.raw('DROP TABLE IF EXISTS memory_search_stats');
+      await db.raw('DROP TABLE IF EXISTS memories_fts_terms');
+      await db.raw('DROP TABLE IF EXISTS memories_fts_words');
+    },
+  },
+];
