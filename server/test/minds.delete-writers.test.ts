@@ -16,8 +16,14 @@ function startWriters(svc: TestService, mindKey: string) {
     for (let i = 0; running; i++) {
       const res =
         i % 2 === 0
-          ? await svc.http.post('/memory').set(bearer(mindKey)).send({ category: 'fact', content: `writer ${w} memory ${i}`, tags: ['t'] })
-          : await svc.http.post('/mind/task').set(bearer(mindKey)).send({ title: `writer ${w} task ${i}` });
+          ? await svc.http
+              .post('/memory')
+              .set(bearer(mindKey))
+              .send({ category: 'fact', content: `writer ${w} memory ${i}`, tags: ['t'] })
+          : await svc.http
+              .post('/mind/task')
+              .set(bearer(mindKey))
+              .send({ title: `writer ${w} task ${i}` });
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (res.status === 401) return;
     }

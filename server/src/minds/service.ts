@@ -3,15 +3,7 @@ import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { isPostgres } from '../db/database.js';
-import {
-  countMindsOfUser,
-  findMind,
-  insertMind,
-  insertMindDeletion,
-  listMindsOfUser,
-  lockUser,
-  markMindRowDeleted,
-} from './store.js';
+import { countMindsOfUser, findMind, insertMind, insertMindDeletion, listMindsOfUser, lockUser, markMindRowDeleted } from './store.js';
 
 /** How long DELETE /minds/:id waits for the mind's writers to free its row before leaving that to the purge. */
 const ROW_WAIT_MS = 100;
