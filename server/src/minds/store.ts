@@ -22,8 +22,9 @@ interface MindRow {
  * A mind is deleted from the moment its row in `mind_deletions` exists: DELETE /minds/:id inserts it
  * without touching the mind's row, which the mind's writers keep locked (PostgreSQL) while they run.
  * Every lookup here leaves such minds out; it goes with the mind's row, at the end of the purge.
+ * A condition for any query that reads `minds` (other areas' joins can use it too).
  */
-const NOT_DELETED = 'NOT EXISTS (SELECT 1 FROM mind_deletions WHERE mind_deletions.mind_id = minds.id)';
+export const MIND_NOT_DELETED = 'NOT EXISTS (SELECT 1 FROM mind_deletions WHERE mind_deletions.mind_id = minds.id)';
 
 export interface MindOwner {
   id: string;
@@ -49,7 +50,7 @@ export async function insertMind(conn: Conn, mind: Omit<CreatedMind, 'mind_key'>
 export async function countMindsOfUser(conn: Conn, userId: string): Promise<number> {
   const row = await conn<MindRow>('minds')
     .where({ user_id: userId })
-    .whereRaw(NOT_DELETED)
+    .whereRaw(MIND_NOT_DELETED)
     .count<{ n: number | string }>({ n: '*' })
     .first();
   return Number(row?.n ?? 0);
@@ -64,7 +65,7 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
   // Every request with a Mind Key asks: a prepared statement, not knex's query builder.
   const [row] = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at'>>(
     conn,
-    `SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ? AND ${NOT_DELETED}`,
+    `SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ? AND ${MIND_NOT_DELETED}`,
     [keyHash],
   );
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
@@ -72,14 +73,14 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
 
 /** The mind unless it was deleted. */
 export async function findMind(conn: Conn, id: string): Promise<MindOwner | undefined> {
-  const row = await conn<MindRow>('minds').where({ id }).whereRaw(NOT_DELETED).first('id', 'user_id', 'disabled_at');
+  const row = await conn<MindRow>('minds').where({ id }).whereRaw(MIND_NOT_DELETED).first('id', 'user_id', 'disabled_at');
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
 }
 
 export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindSummary[]> {
   const rows = await conn<MindRow>('minds')
     .where({ user_id: userId })
-    .whereRaw(NOT_DELETED)
+    .whereRaw(MIND_NOT_DELETED)
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .select('id', 'name', 'description', 'created_at', 'last_activity', 'disabled_at');
   const counts = await countMemoriesByMind(
@@ -157,7 +158,7 @@ export async function deleteMindRow(conn: Conn, id: string): Promise<void> {
 }
 
 export async function setMindDisabled(conn: Conn, id: string, disabledAt: string | null): Promise<boolean> {
-  return (await conn('minds').where({ id }).whereRaw(NOT_DELETED).update({ disabled_at: disabledAt })) > 0;
+  return (await conn('minds').where({ id }).whereRaw(MIND_NOT_DELETED).update({ disabled_at: disabledAt })) > 0;
 }
 
 /**
