@@ -58,6 +58,9 @@ const EnvSchema = z.object({
   MIND_WEBHOOK_TIMEOUT: duration.default('10s'),
   MIND_WEBHOOK_ALLOW_PRIVATE: flag.default('false'),
   MIND_SCREENSHOT_WAIT: duration.default('30s'),
+  // Receiving a request (headers and body): a client sending a few bytes a second is cut off.
+  MIND_REQUEST_TIMEOUT: duration.refine((ms) => ms >= 1000, 'must be at least 1s').default('25s'),
+  MIND_HEADERS_TIMEOUT: duration.refine((ms) => ms >= 1000, 'must be at least 1s').default('10s'),
   MIND_SHUTDOWN_TIMEOUT: duration.default('10s'),
   MIND_CORS_ORIGINS: corsOrigins.default(''),
   // Safe on the open internet (DESIGN section 13): webhook targets and PostgreSQL limits.
@@ -118,6 +121,12 @@ export interface Config {
   webhookAllowPrivate: boolean;
   screenshotWaitMs: number;
   shutdownTimeoutMs: number;
+  /**
+   * Longest time to receive a request's headers, and the whole request with its body (serve.ts);
+   * the answer may take longer (long-polls, screenshots).
+   */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Origins a browser app may call the API from; empty: CORS off. */
   corsOrigins: string[];
   /** `http://localhost` webhook targets: by default only while the server listens on loopback alone. */
@@ -168,6 +177,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.MIND_HEADERS_TIMEOUT > e.MIND_REQUEST_TIMEOUT) {
+    throw new ConfigError(
+      'Invalid configuration:\n  MIND_HEADERS_TIMEOUT: must not be longer than MIND_REQUEST_TIMEOUT (the headers are part of the request)',
+    );
+  }
   if (e.MIND_EMBEDDINGS === 'openai') {
     const missing = (['MIND_EMBEDDINGS_URL', 'MIND_EMBEDDINGS_MODEL'] as const).filter((name) => !e[name]);
     if (missing.length) {
@@ -193,6 +207,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookAllowPrivate: e.MIND_WEBHOOK_ALLOW_PRIVATE,
     screenshotWaitMs: e.MIND_SCREENSHOT_WAIT,
     shutdownTimeoutMs: e.MIND_SHUTDOWN_TIMEOUT,
+    headersTimeoutMs: e.MIND_HEADERS_TIMEOUT,
+    requestTimeoutMs: e.MIND_REQUEST_TIMEOUT,
     corsOrigins: e.MIND_CORS_ORIGINS,
     webhookAllowLocalhost: e.MIND_WEBHOOK_ALLOW_LOCALHOST ?? isLoopbackHost(e.HOST),
     dbStatementTimeoutMs: e.MIND_DB_STATEMENT_TIMEOUT,

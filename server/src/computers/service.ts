@@ -1,6 +1,7 @@
 import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
+import { decodeCursorText, encodeCursorText } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
@@ -22,9 +23,9 @@ const ELAPSED: Waiter = { done: Promise.resolve('timeout'), cancel: () => undefi
 const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`);
 
 /** `next_cursor` of the command list: the position (`seq`) of the last command shown. */
-const encodeCursor = (seq: number) => Buffer.from(`c${seq}`).toString('base64url');
+const encodeCursor = (seq: number) => encodeCursorText(`c${seq}`);
 function decodeCursor(cursor: string): number {
-  const match = /^c(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^c(\d{1,15})$/.exec(decodeCursorText(cursor, 'GET /computers/:id/commands'));
   if (!match) throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /computers/:id/commands');
   return Number(match[1]);
 }

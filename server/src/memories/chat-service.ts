@@ -2,11 +2,14 @@ import type { ChatMessage } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
+import { cursorText } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMessagePosition, insertMessages, listAllMessages, listThread } from './chat-store.js';
 
 export const DEFAULT_THREAD = 'default';
 const DEFAULT_LIMIT = 50;
+/** Ids are UUIDs (36 characters; imported ones too): room to spare, no NUL. */
+const MessageId = cursorText(64);
 
 export class ChatService {
   constructor(private readonly ctx: AppContext) {}
@@ -28,6 +31,10 @@ export class ChatService {
   }
 
   async list(mindId: string, query: { thread?: string; limit?: number; before?: string }): Promise<ChatMessage[]> {
+    // A page's start, as the cursors of other lists are: checked before it reaches the database.
+    if (query.before !== undefined && !MessageId.safeParse(query.before).success) {
+      throw ApiError.invalidField('query.before', 'is not a message id (the id of a message of this thread)');
+    }
     const before = query.before === undefined ? undefined : await findMessagePosition(this.ctx.db, mindId, query.before);
     if (query.before !== undefined && !before) throw ApiError.notFound('Message given as `before`');
     return listThread(this.ctx.db, mindId, query.thread ?? DEFAULT_THREAD, query.limit ?? DEFAULT_LIMIT, before);

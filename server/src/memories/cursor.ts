@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { ApiError } from '../http/errors.js';
+import { cursorInteger, cursorNumber, cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
 import type { PagePosition, RecallFilter } from './recall-filter.js';
 import type { HybridPosition } from './recall-hybrid.js';
 
@@ -32,27 +34,22 @@ export function searchFingerprint(filter: RecallFilter): string {
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
-const toText = (body: object) => Buffer.from(JSON.stringify(body)).toString('base64url');
-
-/** The cursor's fields, or undefined when it is not base64url JSON. */
-function fieldsOf<T>(cursor: string): Partial<T> | undefined {
-  try {
-    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<T>;
-  } catch {
-    return undefined;
-  }
-}
+// Ids are UUIDs and times ISO text (30 characters at most in the database); a little room either side.
+const Keyset = { s: cursorNumber, u: cursorText(40), i: cursorText(64) };
+const KeywordCursor = z.object({ v: z.literal(1), f: cursorText(32), ...Keyset });
+const MeaningCursor = z.union([
+  z.object({ v: z.literal(2), f: cursorText(32), t: cursorText(40), o: cursorInteger(0, 10_000) }).strict(),
+  z.object({ v: z.literal(2), f: cursorText(32), t: cursorText(40), ...Keyset }).strict(),
+]);
+const RECALL = 'GET /memory/recall';
 
 export function encodeCursor(fingerprint: string, at: PagePosition): string {
   const body: CursorBody = { v: 1, f: fingerprint, s: at.score, u: at.updatedAt, i: at.id };
-  return toText(body);
+  return encodePageCursor(body);
 }
 
 export function decodeCursor(cursor: string, fingerprint: string): PagePosition {
-  const body = fieldsOf<CursorBody>(cursor);
-  if (body?.v !== 1 || typeof body.s !== 'number' || !Number.isFinite(body.s) || typeof body.u !== 'string' || typeof body.i !== 'string') {
-    throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
-  }
+  const body = decodePageCursor(cursor, KeywordCursor, RECALL);
   if (body.f !== fingerprint) {
     throw ApiError.invalidField('query.cursor', 'belongs to a different search: repeat q and the filters of the first page unchanged');
   }
@@ -68,16 +65,11 @@ export function encodeMeaningCursor(fingerprint: string, position: HybridPositio
     'offset' in position
       ? { v: 2, f: fingerprint, t: position.asOf, o: position.offset }
       : { v: 2, f: fingerprint, t: position.asOf, s: position.after.score, u: position.after.updatedAt, i: position.after.id };
-  return toText(body);
+  return encodePageCursor(body);
 }
 
 export function decodeMeaningCursor(cursor: string, fingerprint: string): HybridPosition {
-  const body = fieldsOf<{ v: unknown; f: unknown; t: unknown; o: unknown; s: unknown; u: unknown; i: unknown }>(cursor);
-  const offset = typeof body?.o === 'number' && Number.isInteger(body.o) && body.o >= 0 && body.o <= 10_000;
-  const after = typeof body?.s === 'number' && Number.isFinite(body.s) && typeof body.u === 'string' && typeof body.i === 'string';
-  if (body?.v !== 2 || offset === after || typeof body.t !== 'string' || body.t.length > 40) {
-    throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /memory/recall');
-  }
+  const body = decodePageCursor(cursor, MeaningCursor, RECALL);
   if (body.f !== fingerprint) {
     throw ApiError.invalidField(
       'query.cursor',
@@ -85,7 +77,5 @@ export function decodeMeaningCursor(cursor: string, fingerprint: string): Hybrid
     );
   }
   const asOf = body.t;
-  return offset
-    ? { offset: body.o as number, asOf }
-    : { after: { score: body.s as number, updatedAt: body.u as string, id: body.i as string }, asOf };
+  return 'o' in body ? { offset: body.o, asOf } : { after: { score: body.s, updatedAt: body.u, id: body.i }, asOf };
 }

@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import type { Script } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Conn, Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
+import { cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { deleteScript, findScript, findScriptByName, insertScript, listScripts, listScriptsPage, updateScript } from './scripts-store.js';
 
@@ -22,6 +24,9 @@ export interface UpdateScriptInput {
 const nameTaken = (name: string) => ApiError.conflict(`body.name: this mind already has a script named "${name}"`);
 
 /** Scripts have no event of their own; every write still moves the mind's last_activity. */
+/** A cursor is the last name shown (names are at most 200 characters). */
+const ScriptCursor = z.tuple([z.literal(1), cursorText(200)]);
+
 export class ScriptsService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -31,24 +36,12 @@ export class ScriptsService {
 
   /** One page by name; the cursor is the last name shown (base64url, opaque to clients). */
   async list(mindId: string, query: { limit?: number; cursor?: string } = {}): Promise<{ scripts: Script[]; next_cursor: string | null }> {
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      let value: unknown;
-      try {
-        value = JSON.parse(Buffer.from(query.cursor, 'base64url').toString('utf8'));
-      } catch {
-        value = undefined;
-      }
-      if (!Array.isArray(value) || value[0] !== 1 || typeof value[1] !== 'string') {
-        throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /mind/scripts');
-      }
-      after = value[1];
-    }
+    const after = query.cursor === undefined ? undefined : decodePageCursor(query.cursor, ScriptCursor, 'GET /mind/scripts')[1];
     const page = await listScriptsPage(this.ctx.db, mindId, query.limit ?? 100, after);
     const last = page.scripts[page.scripts.length - 1];
     return {
       scripts: page.scripts,
-      next_cursor: page.more && last ? Buffer.from(JSON.stringify([1, last.name])).toString('base64url') : null,
+      next_cursor: page.more && last ? encodePageCursor([1, last.name]) : null,
     };
   }
 

@@ -22,4 +22,20 @@ export const mindsMigrations: Migration[] = [
       });
     },
   },
+  {
+    // DELETE /minds/:id writes here, not to the mind's row: every write of the mind locks that row
+    // (foreign keys, last_activity) until it commits, so an UPDATE of it waited for the writers on
+    // PostgreSQL. No foreign key either, for the same reason. Minds marked before are carried over.
+    name: '0151_mind_deletions',
+    async up(db) {
+      await db.schema.createTable('mind_deletions', (t) => {
+        t.string('mind_id', 36).primary();
+        t.string('deleted_at', 30).notNullable();
+      });
+      await db.raw('INSERT INTO mind_deletions (mind_id, deleted_at) SELECT id, deleted_at FROM minds WHERE deleted_at IS NOT NULL');
+    },
+    async down(db) {
+      await db.schema.dropTable('mind_deletions');
+    },
+  },
 ];

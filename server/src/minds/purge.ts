@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import type { Conn } from '../db/database.js';
-import { deleteMindRow, mindsToPurge } from './store.js';
+import { deleteMindRow, markMindRowDeleted, mindsToPurge } from './store.js';
 
 /**
  * One chunk of a deleted mind's rows: a DELETE of at most `?` rows chosen by a subquery over an
@@ -53,7 +53,7 @@ const ERROR_BACKOFF_MS = 1000;
  * Removes the rows of deleted minds in the background, `MIND_DELETE_CHUNK_SIZE` rows per statement,
  * yielding to the event loop between statements, so deleting a mind of 100,000 rows never holds
  * SQLite's one connection (and the event loop with it) for seconds. Durable: the work to do is the
- * minds marked `deleted_at`, so a restart resumes where it stopped; several instances on one
+ * minds in `mind_deletions`, so a restart resumes where it stopped; several instances on one
  * PostgreSQL may purge the same mind at once (each statement removes what is still there).
  */
 export class MindPurger {
@@ -88,11 +88,11 @@ export class MindPurger {
       do {
         this.again = false;
         for (;;) {
-          const ids = await mindsToPurge(this.ctx.db, 10);
-          if (ids.length === 0 || this.stopped) break;
-          for (const id of ids) {
+          const minds = await mindsToPurge(this.ctx.db, 10);
+          if (minds.length === 0 || this.stopped) break;
+          for (const { id, deletedAt } of minds) {
             if (this.stopped) return;
-            await this.purge(id);
+            await this.purge(id, deletedAt);
           }
         }
       } while (this.again && !this.stopped);
@@ -104,7 +104,9 @@ export class MindPurger {
     }
   }
 
-  private async purge(mindId: string): Promise<void> {
+  private async purge(mindId: string, deletedAt: string): Promise<void> {
+    // First, unless the request did: the lookups of other areas read the mind's row.
+    await markMindRowDeleted(this.ctx.db, mindId, deletedAt);
     const chunk = this.ctx.config.mindDeleteChunkSize;
     let removed = 0;
     for (const { sql } of CHUNKS) {

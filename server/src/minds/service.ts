@@ -2,7 +2,11 @@ import type { CreateMindBody, CreatedMind, MindSummary } from '@mindservice/cont
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
-import { countMindsOfUser, findMind, insertMind, listMindsOfUser, lockUser, markMindDeleted } from './store.js';
+import { isPostgres } from '../db/database.js';
+import { countMindsOfUser, findMind, insertMind, insertMindDeletion, listMindsOfUser, lockUser, markMindRowDeleted } from './store.js';
+
+/** How long DELETE /minds/:id waits for the mind's writers to free its row before leaving that to the purge. */
+const ROW_WAIT_MS = 100;
 
 export class MindsService {
   /** `deleted`: called once a deletion committed (wakes the purge). */
@@ -36,17 +40,31 @@ export class MindsService {
   }
 
   /**
-   * Gone for the API at once (one UPDATE: key refused, left out of every lookup); its rows are
-   * removed in the background in bounded chunks (purge.ts), so a large mind does not hold the
-   * database or the event loop.
+   * Gone for the API at once, whatever the mind's writers do: one INSERT into `mind_deletions` (the
+   * key is refused, every lookup leaves the mind out), then the mind's own row is marked if it is
+   * free within a moment, else by the purge, which removes its rows in the background in bounded
+   * chunks (purge.ts), so a large or busy mind holds neither the request nor the database.
    */
   async delete(userId: string, mindId: string): Promise<void> {
-    await this.ctx.db.transaction(async (trx) => {
-      const mind = await findMind(trx, mindId);
-      if (!mind) throw ApiError.notFound('Mind');
-      if (mind.userId !== userId) throw ApiError.forbidden('This mind belongs to another user');
-      if (!(await markMindDeleted(trx, mindId, this.ctx.clock.now().toISOString()))) throw ApiError.notFound('Mind');
-    });
+    const mind = await findMind(this.ctx.db, mindId);
+    if (!mind) throw ApiError.notFound('Mind');
+    if (mind.userId !== userId) throw ApiError.forbidden('This mind belongs to another user');
+    const now = this.ctx.clock.now().toISOString();
+    if (!(await insertMindDeletion(this.ctx.db, mindId, now))) throw ApiError.notFound('Mind');
+    await this.markRowIfFree(mindId, now);
     this.deleted();
+  }
+
+  /** The mind's row, marked now unless its writers hold it longer than ROW_WAIT (then by the purge). */
+  private async markRowIfFree(mindId: string, now: string): Promise<void> {
+    try {
+      await this.ctx.db.transaction(async (trx) => {
+        if (isPostgres(trx)) await trx.raw(`SET LOCAL lock_timeout = '${ROW_WAIT_MS}ms'`);
+        await markMindRowDeleted(trx, mindId, now);
+      });
+    } catch (err) {
+      // Deleted already (committed above): the purge marks the row before it removes anything.
+      this.ctx.log.debug({ err, mind_id: mindId }, 'deleted mind: its row is busy, the purge marks it');
+    }
   }
 }

@@ -11,9 +11,20 @@ interface MindRow {
   created_at: string;
   last_activity: string | null;
   disabled_at: string | null;
-  /** Set by DELETE /minds/:id: the mind is gone for the API; the purge removes its rows (purge.ts). */
+  /**
+   * Set soon after DELETE /minds/:id (by the request when the row is free, else by the purge), for
+   * the lookups of other areas; what decides is the mind's row in `mind_deletions` (see below).
+   */
   deleted_at: string | null;
 }
+
+/**
+ * A mind is deleted from the moment its row in `mind_deletions` exists: DELETE /minds/:id inserts it
+ * without touching the mind's row, which the mind's writers keep locked (PostgreSQL) while they run.
+ * Every lookup here leaves such minds out; it goes with the mind's row, at the end of the purge.
+ * A condition for any query that reads `minds` (other areas' joins can use it too).
+ */
+export const MIND_NOT_DELETED = 'NOT EXISTS (SELECT 1 FROM mind_deletions WHERE mind_deletions.mind_id = minds.id)';
 
 export interface MindOwner {
   id: string;
@@ -39,7 +50,7 @@ export async function insertMind(conn: Conn, mind: Omit<CreatedMind, 'mind_key'>
 export async function countMindsOfUser(conn: Conn, userId: string): Promise<number> {
   const row = await conn<MindRow>('minds')
     .where({ user_id: userId })
-    .whereNull('deleted_at')
+    .whereRaw(MIND_NOT_DELETED)
     .count<{ n: number | string }>({ n: '*' })
     .first();
   return Number(row?.n ?? 0);
@@ -54,22 +65,22 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
   // Every request with a Mind Key asks: a prepared statement, not knex's query builder.
   const [row] = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at'>>(
     conn,
-    'SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ?',
+    `SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ? AND ${MIND_NOT_DELETED}`,
     [keyHash],
   );
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
 }
 
-/** The mind unless it was deleted (a deleted mind's key never matches: findMindByKeyHash needs no filter). */
+/** The mind unless it was deleted. */
 export async function findMind(conn: Conn, id: string): Promise<MindOwner | undefined> {
-  const row = await conn<MindRow>('minds').where({ id }).whereNull('deleted_at').first('id', 'user_id', 'disabled_at');
+  const row = await conn<MindRow>('minds').where({ id }).whereRaw(MIND_NOT_DELETED).first('id', 'user_id', 'disabled_at');
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
 }
 
 export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindSummary[]> {
   const rows = await conn<MindRow>('minds')
     .where({ user_id: userId })
-    .whereNull('deleted_at')
+    .whereRaw(MIND_NOT_DELETED)
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .select('id', 'name', 'description', 'created_at', 'last_activity', 'disabled_at');
   const counts = await countMemoriesByMind(
@@ -88,40 +99,66 @@ export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindS
 }
 
 /**
- * Deletes the mind for the API at once, in one cheap statement: its key hash becomes a value no
- * SHA-256 hex can equal (`deleted:<id>`, so the key is a 401 without the key lookup reading another
- * column), it is disabled and marked `deleted_at`, so every lookup by id and GET /minds leave it
- * out. Its webhooks (at most 20) are disabled, so the delivery worker sends nothing more for it, and
- * its computers (capped per mind) too, so their tokens are refused. Its rows are removed by the purge (purge.ts).
+ * Deletes the mind for the API at once, in one statement that waits for no writer of the mind: its
+ * row in `mind_deletions`. False when it was deleted already (a concurrent DELETE).
  */
-export async function markMindDeleted(conn: Conn, id: string, now: string): Promise<boolean> {
-  const changed = await conn('minds')
-    .where({ id })
-    .whereNull('deleted_at')
-    .update({ deleted_at: now, key_hash: `deleted:${id}`, disabled_at: conn.raw('COALESCE(disabled_at, ?)', [now]) });
-  if (changed > 0) {
-    await conn('webhooks').where({ mind_id: id }).update({ enabled: false });
-    // Its computers' tokens are refused at once (a disabled computer's token finds nothing).
-    await conn('computers').where({ mind_id: id, status: 'active' }).update({ status: 'disabled', disabled_at: now });
-  }
-  return changed > 0;
-}
-
-/** Deleted minds whose rows are still being removed, oldest deletion first. */
-export async function mindsToPurge(conn: Conn, limit: number): Promise<string[]> {
-  return conn('minds').whereNotNull('deleted_at').orderBy('deleted_at').limit(limit).pluck('id');
+export async function insertMindDeletion(conn: Conn, id: string, now: string): Promise<boolean> {
+  const rows = await runSql(
+    conn,
+    'INSERT INTO mind_deletions (mind_id, deleted_at) VALUES (?, ?) ON CONFLICT (mind_id) DO NOTHING RETURNING mind_id',
+    [id, now],
+  );
+  return rows.length > 0;
 }
 
 /**
- * Removes the last row of a purged mind. ON DELETE CASCADE still takes whatever the chunks did not
- * (rows written by a request that was running when the mind was deleted, tables added later).
+ * Marks a deleted mind's own row for the lookups of other areas (which read `minds.deleted_at` and
+ * `disabled_at`): disabled and marked, its webhooks (at most 20) disabled so the delivery worker
+ * sends nothing more, its computers (capped per mind) disabled so their tokens are refused. The key
+ * hash stays: changing a unique column would lock the row against every foreign key check of the
+ * mind's writers; the key lookup reads `mind_deletions` instead. Waits for the writers holding the
+ * row: the request tries it briefly, the purge for as long as it takes.
+ */
+export async function markMindRowDeleted(conn: Conn, id: string, deletedAt: string): Promise<void> {
+  const changed = await conn('minds')
+    .where({ id })
+    .whereNull('deleted_at')
+    .update({ deleted_at: deletedAt, disabled_at: conn.raw('COALESCE(disabled_at, ?)', [deletedAt]) });
+  if (changed > 0) {
+    await conn('webhooks').where({ mind_id: id }).update({ enabled: false });
+    await conn('computers').where({ mind_id: id, status: 'active' }).update({ status: 'disabled', disabled_at: deletedAt });
+  }
+}
+
+/** What DELETE /minds/:id commits, all of it, waiting as long as needed (tests, and the purge's start). */
+export async function markMindDeleted(conn: Conn, id: string, now: string): Promise<boolean> {
+  return conn.transaction(async (trx) => {
+    const inserted = await insertMindDeletion(trx, id, now);
+    if (inserted) await markMindRowDeleted(trx, id, now);
+    return inserted;
+  });
+}
+
+/** Deleted minds whose rows are still being removed, oldest deletion first. */
+export async function mindsToPurge(conn: Conn, limit: number): Promise<Array<{ id: string; deletedAt: string }>> {
+  const rows = await conn('mind_deletions').orderBy('deleted_at').limit(limit).select('mind_id', 'deleted_at');
+  return rows.map((r: { mind_id: string; deleted_at: string }) => ({ id: r.mind_id, deletedAt: r.deleted_at }));
+}
+
+/**
+ * Removes the last row of a purged mind and its deletion mark together. ON DELETE CASCADE still takes
+ * whatever the chunks did not (rows written by a request that was running when the mind was
+ * deleted, tables added later).
  */
 export async function deleteMindRow(conn: Conn, id: string): Promise<void> {
-  await conn('minds').where({ id }).whereNotNull('deleted_at').delete();
+  await conn.transaction(async (trx) => {
+    await trx('minds').where({ id }).delete();
+    await trx('mind_deletions').where({ mind_id: id }).delete();
+  });
 }
 
 export async function setMindDisabled(conn: Conn, id: string, disabledAt: string | null): Promise<boolean> {
-  return (await conn('minds').where({ id }).whereNull('deleted_at').update({ disabled_at: disabledAt })) > 0;
+  return (await conn('minds').where({ id }).whereRaw(MIND_NOT_DELETED).update({ disabled_at: disabledAt })) > 0;
 }
 
 /**

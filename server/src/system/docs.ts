@@ -29,6 +29,13 @@ const swaggerHtml = `<!doctype html>
 <script src="/docs/api/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/api/swagger-init.js"></script></body></html>`;
 
+/**
+ * The only files of swagger-ui-dist the page above loads, and the only ones served: the package's
+ * others (its stock index.html and initializer pointing at the petstore, the OAuth2 redirect page,
+ * source maps) are 404.
+ */
+const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'];
+
 const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
 /** Whether a path is one docsRouter serves (the app hands it these, with the docs' security headers). */
@@ -52,7 +59,12 @@ export function docsRouter(): Router {
   router.get('/docs/api/swagger-init.js', (_req, res) => {
     res.type('application/javascript').send(swaggerInit);
   });
-  router.use('/docs/api/assets', express.static(SWAGGER_UI_DIR, { index: false, maxAge: '1h' }));
+  for (const name of SWAGGER_UI_FILES) {
+    router.get(`/docs/api/assets/${name}`, (_req, res, next) => {
+      // `root`: the package lives under pnpm's `.pnpm` folder, a dot-folder send() refuses in a full path.
+      res.sendFile(name, { root: SWAGGER_UI_DIR, maxAge: '1h' }, (err) => err && next(err));
+    });
+  }
   router.get(/^\/docs(\/.*)?$/, (req: Request, res: Response, next) => {
     const name = (req.params[0] ?? '').replace(/^\/+|\/+$/g, '') || 'index';
     if (!/^[\w/-]+$/.test(name)) return next();

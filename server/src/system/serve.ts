@@ -21,6 +21,9 @@ function startingHandler(startedAt: number) {
   };
 }
 
+/** How often Node looks for requests past MIND_HEADERS_TIMEOUT / MIND_REQUEST_TIMEOUT. */
+export const CONNECTIONS_CHECK_MS = 1000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -33,7 +36,18 @@ export async function serve(config: Config): Promise<void> {
   const startedAt = Date.now();
   const starting = startingHandler(startedAt);
   // URL-only tools put whole task descriptions (up to 20,000 characters) in the query string.
-  const server = createServer({ maxHeaderSize: 256 * 1024 }, starting);
+  const server = createServer(
+    {
+      maxHeaderSize: 256 * 1024,
+      // Only receiving the request counts: once it is read, the answer may take as long as it needs
+      // (a long-poll waits up to 60 s). Node checks every CONNECTIONS_CHECK_MS, so a slow client is
+      // cut within the timeout plus that (Node's default check, every 30 s, would double it).
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: CONNECTIONS_CHECK_MS,
+    },
+    starting,
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { type CreateTaskBody, MAX_TASKS_PAGE, type Task, type TaskStatus, type UpdateTaskBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
+import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
 import {
   deleteTask,
@@ -34,28 +36,15 @@ export function normaliseDueAt(value: string, field: string): string {
 
 /** A cursor is the last shown task's place in the list order, base64url JSON: opaque to clients. */
 function encodeTaskCursor(at: TaskListPosition): string {
-  return Buffer.from(JSON.stringify([1, at.statusRank, at.priorityRank, at.dueAt, at.createdAt, at.id])).toString('base64url');
+  return encodePageCursor([1, at.statusRank, at.priorityRank, at.dueAt, at.createdAt, at.id]);
 }
 
+const rank = cursorInteger(0, 3);
+// Times are ISO text (30 characters at most in the database), ids UUIDs: a little room either side.
+const TaskCursor = z.tuple([z.literal(1), rank, rank, cursorText(40).nullable(), cursorText(40), cursorText(64)]);
+
 function decodeTaskCursor(cursor: string): TaskListPosition {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    value = undefined;
-  }
-  const [v, statusRank, priorityRank, dueAt, createdAt, id] = Array.isArray(value) ? value : [];
-  const rank = (n: unknown) => Number.isInteger(n) && (n as number) >= 0 && (n as number) <= 3;
-  if (
-    v !== 1 ||
-    !rank(statusRank) ||
-    !rank(priorityRank) ||
-    !(dueAt === null || typeof dueAt === 'string') ||
-    typeof createdAt !== 'string' ||
-    typeof id !== 'string'
-  ) {
-    throw ApiError.invalidField('query.cursor', 'is not a next_cursor returned by GET /mind/tasks');
-  }
+  const [, statusRank, priorityRank, dueAt, createdAt, id] = decodePageCursor(cursor, TaskCursor, 'GET /mind/tasks');
   return { statusRank, priorityRank, dueAt, createdAt, id };
 }
 
