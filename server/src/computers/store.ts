@@ -92,12 +92,15 @@ export async function useInstallCode(conn: Conn, codeHash: string, now: string):
 
 // ---- computers
 
-/** The active computer a token belongs to; disabled computers' tokens find nothing. */
+/**
+ * The active computer a token belongs to; disabled computers' tokens find nothing, and neither do
+ * those of a deleted mind (mind_deletions: deleted before its computers are disabled, see minds/store.ts).
+ */
 export async function findComputerByTokenHash(conn: Conn, tokenHash: string): Promise<ComputerIdentity | undefined> {
   // Every poll asks: one prepared statement that also says whether the computer's mind is disabled.
   const [row] = await runSql<Pick<ComputerRow, 'id' | 'user_id' | 'mind_id'> & { mind_disabled_at: string | null }>(
     conn,
-    "SELECT c.id, c.user_id, c.mind_id, m.disabled_at AS mind_disabled_at FROM computers c LEFT JOIN minds m ON m.id = c.mind_id WHERE c.token_hash = ? AND c.status = 'active'",
+    "SELECT c.id, c.user_id, c.mind_id, m.disabled_at AS mind_disabled_at FROM computers c LEFT JOIN minds m ON m.id = c.mind_id WHERE c.token_hash = ? AND c.status = 'active' AND NOT EXISTS (SELECT 1 FROM mind_deletions d WHERE d.mind_id = c.mind_id)",
     [tokenHash],
   );
   return row && { id: row.id, userId: row.user_id, mindId: row.mind_id, mindDisabled: row.mind_disabled_at != null };

@@ -1,5 +1,6 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
 import { type Conn, isPostgres, sqliteConnection } from '../db/database.js';
+import { MIND_NOT_DELETED } from '../minds/deletions.js';
 import type { ContentCipher } from './crypto.js';
 import { recallPage } from './recall.js';
 import type { PagePosition, RecallFilter, RecallRow } from './recall-filter.js';
@@ -92,7 +93,7 @@ export class MemoriesStore {
     const row = await conn('memories as m')
       .join('minds', 'minds.id', 'm.mind_id')
       .where('m.id', id)
-      .whereNull('minds.deleted_at') // a deleted mind's rows wait for their purge: gone for the API
+      .whereRaw(MIND_NOT_DELETED) // a deleted mind's rows wait for their purge: gone for the API
       .first(...prefixed('m'), 'minds.user_id');
     return row && { memory: this.rows.toMemory(row as ReadRow), mindId: row.mind_id as string, userId: row.user_id as string };
   }

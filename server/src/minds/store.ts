@@ -1,6 +1,7 @@
 import type { CreatedMind, MindSummary } from '@mindservice/contract';
 import { type Conn, isPostgres, runSql } from '../db/database.js';
 import { countMemoriesByMind } from '../memories/store.js';
+import { MIND_NOT_DELETED } from './deletions.js';
 
 interface MindRow {
   id: string;
@@ -17,14 +18,6 @@ interface MindRow {
    */
   deleted_at: string | null;
 }
-
-/**
- * A mind is deleted from the moment its row in `mind_deletions` exists: DELETE /minds/:id inserts it
- * without touching the mind's row, which the mind's writers keep locked (PostgreSQL) while they run.
- * Every lookup here leaves such minds out; it goes with the mind's row, at the end of the purge.
- * A condition for any query that reads `minds` (other areas' joins can use it too).
- */
-export const MIND_NOT_DELETED = 'NOT EXISTS (SELECT 1 FROM mind_deletions WHERE mind_deletions.mind_id = minds.id)';
 
 export interface MindOwner {
   id: string;
