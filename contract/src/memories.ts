@@ -489,7 +489,7 @@ export const memoriesContract = c.router(
       query: ImportQuery,
       body: MindImport,
       responses: { 200: ImportResult, ...errors(413), ...bodyErrors },
-      metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT }),
+      metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT, bodyCheckedByHandler: true }),
     },
     getMemory: {
       method: 'GET',

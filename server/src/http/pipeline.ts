@@ -112,7 +112,7 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     };
     const validParams = check('params', params, route.pathParams);
     const validQuery = check('query', req.query, route.query);
-    const validBody = check('body', rawBody, 'body' in route ? route.body : null);
+    const validBody = check('body', rawBody, 'body' in route && !metadata.bodyCheckedByHandler ? route.body : null);
     if (failures.length > 0) throw validationError(failures);
 
     const result = await compiled.handler({
