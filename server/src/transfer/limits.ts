@@ -57,15 +57,15 @@ export class ImportGate {
     const mine = this.perUser.get(userId) ?? 0;
     if (mine + weight > concurrencyPerUser * maxItems) {
       throw tooMany(
-        `This account's imports running now count ${items(mine)} items; an account imports at most ${items(concurrencyPerUser * maxItems)} ` +
-          `at a time (MIND_IMPORT_CONCURRENCY_PER_USER=${concurrencyPerUser} imports of up to MIND_IMPORT_MAX_ITEMS=${items(maxItems)}; ` +
-          `a small import counts as ${items(SMALLEST_WEIGHT)}). Retry when they have answered.`,
+        `This account is importing ${items(mine)} items already; an account imports at most ${items(concurrencyPerUser * maxItems)} ` +
+          `at a time (MIND_IMPORT_CONCURRENCY_PER_USER=${concurrencyPerUser} imports of up to MIND_IMPORT_MAX_ITEMS=${items(maxItems)} items; ` +
+          `a small import counts as ${items(Math.min(SMALLEST_WEIGHT, maxItems))}). Retry when its imports have answered.`,
       );
     }
     if (this.running + weight > concurrency * maxItems) {
       throw tooMany(
-        `The server is importing ${items(this.running)} items for its users; it imports at most ${items(concurrency * maxItems)} at a time ` +
-          `(MIND_IMPORT_CONCURRENCY=${concurrency} imports of up to MIND_IMPORT_MAX_ITEMS=${items(maxItems)}). Retry in a few seconds.`,
+        `The server is importing ${items(this.running)} items already; it imports at most ${items(concurrency * maxItems)} at a time ` +
+          `(MIND_IMPORT_CONCURRENCY=${concurrency} imports of up to MIND_IMPORT_MAX_ITEMS=${items(maxItems)} items). Retry in a few seconds.`,
       );
     }
     this.running += weight;
