@@ -77,14 +77,20 @@ describe('transfer: limits on imports', () => {
       importInto(first.mindKey, documentOf(2500), '?dry_run=true'),
       importInto(second.mindKey, documentOf(2500), '?dry_run=true'),
     ]);
-    assert.match(refused.body.message!, /This account is importing 2,500 items already; an account imports at most 3,000 at a time \(MIND_IMPORT_CONCURRENCY_PER_USER=1 imports of up to MIND_IMPORT_MAX_ITEMS=3,000 items/);
+    assert.match(
+      refused.body.message!,
+      /This account is importing 2,500 items already; an account imports at most 3,000 at a time \(MIND_IMPORT_CONCURRENCY_PER_USER=1 imports of up to MIND_IMPORT_MAX_ITEMS=3,000 items/,
+    );
     assert.ok(Number(refused.headers['retry-after']) > 0);
   });
 
   test('a third account importing while two large imports run is a 429 naming MIND_IMPORT_CONCURRENCY', async () => {
     const minds = await Promise.all([svc.mind(), svc.mind(), svc.mind()]);
     const refused = await untilRefused(() => minds.map((m) => importInto(m.mindKey, documentOf(2500), '?dry_run=true')));
-    assert.match(refused.body.message!, /The server is importing 5,000 items already; it imports at most 6,000 at a time \(MIND_IMPORT_CONCURRENCY=2 imports of up to MIND_IMPORT_MAX_ITEMS=3,000 items\)/);
+    assert.match(
+      refused.body.message!,
+      /The server is importing 5,000 items already; it imports at most 6,000 at a time \(MIND_IMPORT_CONCURRENCY=2 imports of up to MIND_IMPORT_MAX_ITEMS=3,000 items\)/,
+    );
   });
 
   test('eight accounts importing at once: every answer is 200 or 429, never 5xx, and each mind has all or nothing', async () => {
