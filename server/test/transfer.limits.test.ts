@@ -119,6 +119,22 @@ describe('transfer: imports at once with the default limits', () => {
     assert.equal(answers.filter((a) => a.body.created.memories === 3).length, 1, 'one creates, the others find the rows');
   });
 
+  test('the items are checked in pieces as the pipeline checks bodies: a NUL character in one is a 400 naming it', async () => {
+    const { mindKey } = await svc.mind();
+    const doc = documentOf(1200);
+    doc.memories[1100]!.content = 'nul \u0000 here';
+    const res = await svc.http.post('/memory/mind-import').set(bearer(mindKey)).send(doc).expect(400);
+    assert.match(res.body.message, /body\.memories\.1100\.content: must not contain the NUL character/);
+    const envelope = await svc.http
+      .post('/memory/mind-import')
+      .set(bearer(mindKey))
+      .send({ ...documentOf(1), exported_at: 'x\u0000' })
+      .expect(400);
+    assert.match(envelope.body.message, /body\.exported_at: must not contain the NUL character/);
+    const stats = await svc.http.get('/memory/stats').set(bearer(mindKey)).expect(200);
+    assert.equal(stats.body.total, 0);
+  });
+
   test('the same new ids into two minds at once: both imports succeed (no 5xx on either database), each mind gets every item', async () => {
     for (let round = 0; round < 3; round++) {
       const doc = {
