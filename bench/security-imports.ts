@@ -103,6 +103,9 @@ async function oneImport(kind: DatabaseKind, url: string, client: Client, label:
 async function manyAtOnce(kind: DatabaseKind, url: string, client: Client, doc: Buffer): Promise<Row> {
   const attackers = await Promise.all(Array.from({ length: TENANTS_AT_ONCE }, () => client.newMind('attacker')));
   const victim = await client.newMind('victim');
+  // Warm: the first recall by meaning builds the local embedder's word table (seconds), imports or not.
+  await client.ok('POST', '/memory', victim.mindKey, { category: 'note', content: 'victim memory' });
+  await client.ok('GET', '/memory/recall?q=victim', victim.mindKey, undefined, 200);
   const imports = Promise.all(attackers.map((a) => postImport(url, a.mindKey, doc, '?dry_run=true')));
   let finished = false;
   void imports.finally(() => {
