@@ -77,9 +77,9 @@ export class TransferService {
   /**
    * Imports a document (planImport says what matches what) in three steps, each in pieces with
    * other requests served between them: the items are checked (the route leaves that to schema.ts),
-   * the writes planned from the rows the items can match, then written in one transaction (a failing
-   * import leaves the mind as it was). A dry run stops after planning: it writes nothing and holds no
-   * transaction. Bounded per request (MIND_IMPORT_MAX_ITEMS and the body limit) and in how many run
+   * the writes planned from the rows the items can match, then written all or nothing (writer.ts: a
+   * failing import leaves the mind as it was). A dry run stops after planning: it writes nothing and
+   * holds no transaction. Bounded per request (MIND_IMPORT_MAX_ITEMS and the body limit) and in how many run
    * at once (ImportGate).
    */
   async import(caller: MindCaller, body: unknown, mode: 'merge' | 'replace', dryRun: boolean): Promise<ImportReport> {
