@@ -20,6 +20,11 @@ export interface RouteMetadata<A extends AuthKind = AuthKind> {
   idempotent?: boolean;
   /** Takes a Mind Key or a JWT but needs the human's JWT to succeed (the SDK sends the JWT when it has both). */
   preferJwt?: boolean;
+  /**
+   * The handler holds the body to the route's schema itself, in pieces between which other requests
+   * are served (a whole-mind import: checking 100,000 items at once would hold the server for seconds).
+   */
+  bodyCheckedByHandler?: boolean;
 }
 
 export const MB = 1024 * 1024;

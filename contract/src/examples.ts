@@ -160,6 +160,33 @@ const ROUTE_ERRORS: Record<string, RouteErrors> = {
         webhooks: [],
       },
     },
+    409: [
+      example(
+        'Another write collided with the import twice (it is planned again once)',
+        409,
+        'The mind changed while this import was being written, so nothing was imported. Send the import again.',
+      ),
+    ],
+    413: [
+      example(
+        'More items than MIND_IMPORT_MAX_ITEMS',
+        413,
+        'body: the document holds 100,001 items (memories, tasks, chat messages, scripts and webhooks together); one import takes at most 100,000 (MIND_IMPORT_MAX_ITEMS). Split it into documents of at most that many items and import them one after another (with mode=replace, only the first; the rest with mode=merge).',
+      ),
+    ],
+    429: [
+      example('Over 60 `?key=` requests a minute', 429, ERROR_MESSAGES.rateLimited, undefined, 'KeyRateLimit'),
+      example(
+        "Over the account's imports at a time",
+        429,
+        'This account is importing 100,000 items already; an account imports at most 100,000 at a time (MIND_IMPORT_CONCURRENCY_PER_USER=1 imports of up to MIND_IMPORT_MAX_ITEMS=100,000 items; a small import counts as 1,000). Retry when its imports have answered.',
+      ),
+      example(
+        "Over the server's imports at a time",
+        429,
+        'The server is importing 200,000 items already; it imports at most 200,000 at a time (MIND_IMPORT_CONCURRENCY=2 imports of up to MIND_IMPORT_MAX_ITEMS=100,000 items). Retry in a few seconds.',
+      ),
+    ],
   },
   'memories.getMemory': { 404: [notFound('Memory')] },
   'memories.updateMemory': {

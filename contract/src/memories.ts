@@ -485,11 +485,12 @@ export const memoriesContract = c.router(
       method: 'POST',
       path: '/memory/mind-import',
       summary: 'Import a mind export',
-      description: "Takes a `mind-export/1` document into the key's mind: `merge` or `replace`; `dry_run=true` reports without changing.",
+      description:
+        "Takes a `mind-export/1` document into the key's mind: `merge` or `replace`; `dry_run=true` reports without changing. A new row gets an id derived from the mind and the item's id (the same on every import of the document into this mind), never the item's own id; an item whose id (or derived id) is one of this mind's rows matches it. At most `MIND_IMPORT_MAX_ITEMS` items (413); imports at a time are limited per account and per server (429 with Retry-After).",
       query: ImportQuery,
       body: MindImport,
-      responses: { 200: ImportResult, ...errors(413), ...bodyErrors },
-      metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT }),
+      responses: { 200: ImportResult, ...errors(409, 413, 429), ...bodyErrors },
+      metadata: meta('mindKey', 'Memories', { bodyLimit: LARGE_BODY_LIMIT, bodyCheckedByHandler: true }),
     },
     getMemory: {
       method: 'GET',

@@ -95,6 +95,10 @@ const EnvSchema = z.object({
   MIND_MAX_MINDS_PER_USER: z.coerce.number().int().min(1).max(100000).default(100),
   MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000000).default(1000),
   MIND_DELETE_CHUNK_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
+  // Mind imports (DESIGN section 13): items per document, and how many run at once.
+  MIND_IMPORT_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
+  MIND_IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(2),
+  MIND_IMPORT_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).max(1000).default(1),
   // Recall by meaning (DESIGN section 11): which embedder, and memory for the vectors of searched minds.
   MIND_EMBEDDINGS: z.enum(['local', 'openai', 'off'], { message: 'must be local, openai or off' }).default('local'),
   MIND_EMBEDDINGS_URL: z.string().url('must be the URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1').optional(),
@@ -157,6 +161,10 @@ export interface Config {
   maxPendingDeliveriesPerWebhook: number;
   /** Rows a deleted mind's background purge removes per statement (minds/purge.ts). */
   mindDeleteChunkSize: number;
+  /** Items one import document may hold (413 past it), imports at once per process and per account (429 past them). */
+  importMaxItems: number;
+  importConcurrency: number;
+  importConcurrencyPerUser: number;
   /** The embedder of recall by meaning: local word vectors, an OpenAI-compatible server, or off (keyword only). */
   embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; timeoutMs: number; url?: string; model?: string; apiKey?: string };
   /** Memory for the vectors of recently searched minds (memories/vector-index.ts). */
@@ -229,6 +237,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxMindsPerUser: e.MIND_MAX_MINDS_PER_USER,
     maxPendingDeliveriesPerWebhook: e.MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK,
     mindDeleteChunkSize: e.MIND_DELETE_CHUNK_SIZE,
+    importMaxItems: e.MIND_IMPORT_MAX_ITEMS,
+    importConcurrency: e.MIND_IMPORT_CONCURRENCY,
+    importConcurrencyPerUser: e.MIND_IMPORT_CONCURRENCY_PER_USER,
     embeddings: {
       mode: e.MIND_EMBEDDINGS,
       // The local word table, built once from the npm package (memories/embeddings/local-model.ts).

@@ -22,10 +22,18 @@ function parserFor(limit: number): Parser {
 export const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
-/** Reads a JSON body of at most `limit` bytes; undefined when the request has none or is not JSON. */
-export async function readJsonBody(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: number): Promise<unknown> {
+/**
+ * Reads a JSON body of at most `limit` bytes; undefined when the request has none or is not JSON.
+ * `checked: false` leaves checkJson to the handler (a route whose handler checks its body in pieces).
+ */
+export async function readJsonBody(
+  req: IncomingMessage & { body?: unknown },
+  res: ServerResponse,
+  limit: number,
+  checked = true,
+): Promise<unknown> {
   await new Promise<void>((done, fail) => parserFor(limit)(req as never, res as never, (err?: unknown) => (err ? fail(err) : done())));
-  checkJson(req.body, 'body');
+  if (checked) checkJson(req.body, 'body');
   return req.body;
 }
 

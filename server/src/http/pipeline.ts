@@ -102,7 +102,9 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     }
     checkJson(params, 'params');
     checkJson(req.query, 'query');
-    const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit) : undefined;
+    // A route whose handler checks its body does so in pieces, checkJson included (a whole-mind import).
+    const handlerChecks = metadata.bodyCheckedByHandler === true;
+    const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit, !handlerChecks) : undefined;
 
     const failures: Array<[string, ZodError]> = [];
     const check = (location: string, data: unknown, schema: unknown) => {
@@ -112,7 +114,7 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     };
     const validParams = check('params', params, route.pathParams);
     const validQuery = check('query', req.query, route.query);
-    const validBody = check('body', rawBody, 'body' in route ? route.body : null);
+    const validBody = check('body', rawBody, 'body' in route && !handlerChecks ? route.body : null);
     if (failures.length > 0) throw validationError(failures);
 
     const result = await compiled.handler({

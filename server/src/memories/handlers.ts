@@ -33,7 +33,8 @@ export function memoriesArea(ctx: AppContext, meaning: Meaning): Area<typeof con
       exportMind: async ({ query, caller }) => ({ status: 200, body: await transfer.export(actor(caller), query) }),
       importMind: async ({ query, body, caller }) => ({
         status: 200,
-        body: await transfer.import(caller.mindId, body, query.mode ?? 'merge', query.dry_run ?? false),
+        // The body is as sent: the import checks it in pieces (bodyCheckedByHandler).
+        body: await transfer.import(caller, body as unknown, query.mode ?? 'merge', query.dry_run ?? false),
       }),
       getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
       updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),

@@ -13,6 +13,7 @@ import {
 import type { ZodError } from 'zod';
 import { ApiError, validationErrorFrom } from '../http/errors.js';
 import { normaliseDueAt } from '../tasks/service.js';
+import { mapInChunks } from './chunks.js';
 
 export const EXPORT_FORMAT = 'mind-export/1';
 
@@ -59,12 +60,12 @@ export interface ImportItems {
 
 /**
  * Checks every item of an import with the same rules as the create routes (an export of this
- * service always passes), and normalises timestamps. Fields that only their own routes may set
+ * service always passes), and normalises timestamps; in pieces, yielding to other requests between them. Fields that only their own routes may set
  * are dropped: imported memories arrive unverified (verification is a human act; a Mind Key
  * cannot bring it along).
  */
-export function validateDocument(doc: MindImport): ImportItems {
-  const memories = doc.memories.map((m, i): Memory => {
+export async function validateDocument(doc: MindImport): Promise<ImportItems> {
+  const memories = await mapInChunks(doc.memories, (m, i): Memory => {
     const at = `body.memories.${i}`;
     const body = parse(
       StoreMemoryBody,
@@ -97,7 +98,7 @@ export function validateDocument(doc: MindImport): ImportItems {
     'this category and key',
   );
 
-  const tasks = doc.tasks.map((t, i): Task => {
+  const tasks = await mapInChunks(doc.tasks, (t, i): Task => {
     const at = `body.tasks.${i}`;
     const body = parse(CreateTaskBody, { title: t.title, description: t.description, priority: t.priority, due_at: t.due_at }, at);
     return {
@@ -119,7 +120,7 @@ export function validateDocument(doc: MindImport): ImportItems {
     'this id',
   );
 
-  const chat = doc.chat.map((c, i): ChatMessage => {
+  const chat = await mapInChunks(doc.chat, (c, i): ChatMessage => {
     const at = `body.chat.${i}`;
     const body = parse(PostChatBody, { role: c.role, content: c.content, thread: c.thread }, at);
     return {
@@ -137,7 +138,7 @@ export function validateDocument(doc: MindImport): ImportItems {
     'this id',
   );
 
-  const scripts = doc.scripts.map((s, i): Script => {
+  const scripts = await mapInChunks(doc.scripts, (s, i): Script => {
     const at = `body.scripts.${i}`;
     const body = parse(
       CreateScriptBody,

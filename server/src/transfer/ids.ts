@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Trx } from '../db/database.js';
 import { newId } from '../lib/secrets.js';
-import { mindOfRow, type TransferTable } from './store.js';
+import type { TransferTable } from './store.js';
 
 /**
- * An id for an imported row whose own id is taken by another mind: derived from the target mind
- * and the source id, so importing the same document into the same mind again finds the same rows.
+ * The id an imported row takes in a mind when its own id is not one of that mind's rows: derived
+ * from the mind and the source id, so importing the same document into the same mind again finds
+ * the same rows, and never from what other minds hold (which ids exist elsewhere is not the
+ * importer's business: the outcome of an import into one mind is the same whatever other minds hold).
  */
-function derivedId(mindId: string, table: TransferTable, sourceId: string): string {
+export function derivedId(mindId: string, table: TransferTable, sourceId: string): string {
   const h = createHash('sha256').update(`${mindId}:${table}:${sourceId}`).digest();
   h[6] = (h[6]! & 0x0f) | 0x50;
   h[8] = (h[8]! & 0x3f) | 0x80;
@@ -16,34 +17,60 @@ function derivedId(mindId: string, table: TransferTable, sourceId: string): stri
 }
 
 /**
- * Chooses the id of an imported row: its own id when that is this mind's row (matched) or free
- * (so a backup restored into its own mind keeps its ids); when another mind holds it, an id
- * derived from this mind and the source id. A row already written by this import is never matched twice.
+ * The ids of one table during an import's planning: which of the mind's rows an item matches by id
+ * (its own id, or the id an earlier import derived from it), and the id of a row it creates. A row
+ * is matched or written by at most one item. What the planner has looked up is learnt piece by
+ * piece (`learn`): for every item, who holds its id and its derived id.
  */
-export class IdResolver {
-  private readonly used = new Set<string>();
+export class ImportIds {
+  private readonly claimed = new Set<string>();
+  /** Of the ids looked up: the mind's rows (before the import), and ids another mind holds. */
+  private readonly own = new Set<string>();
+  private readonly elsewhere = new Set<string>();
 
+  /** With `replace` the mind's rows are deleted first, so a backup restored into its own mind keeps its ids. */
   constructor(
-    private readonly trx: Trx,
     private readonly mindId: string,
+    private readonly table: TransferTable,
+    private readonly replace: boolean,
   ) {}
 
+  /** The ids to look up for these source ids: each, and the id derived from it. */
+  candidates(sourceIds: string[]): string[] {
+    return sourceIds.flatMap((id) => [id, derivedId(this.mindId, this.table, id)]);
+  }
+
+  /** Which mind holds each looked-up id that a row has. */
+  learn(holders: Map<string, string>) {
+    for (const [id, mindId] of holders) (mindId === this.mindId ? this.own : this.elsewhere).add(id);
+  }
+
   claim(id: string) {
-    this.used.add(id);
+    this.claimed.add(id);
   }
 
-  claimed(id: string) {
-    return this.used.has(id);
+  isClaimed(id: string) {
+    return this.claimed.has(id);
   }
 
-  async resolve(table: TransferTable, sourceId: string): Promise<{ id: string; exists: boolean }> {
-    if (!this.used.has(sourceId)) {
-      const holder = await mindOfRow(this.trx, table, sourceId);
-      if (holder === undefined) return { id: sourceId, exists: false };
-      if (holder === this.mindId) return { id: sourceId, exists: true };
-    }
-    const derived = derivedId(this.mindId, table, sourceId);
-    if (this.used.has(derived)) return { id: newId(), exists: false };
-    return { id: derived, exists: (await mindOfRow(this.trx, table, derived)) === this.mindId };
+  /** The mind's row this source id names (its own id, or one derived from it) not yet matched; merge only. */
+  ownRow(sourceId: string): string | undefined {
+    if (this.replace) return undefined;
+    return [sourceId, derivedId(this.mindId, this.table, sourceId)].find((id) => this.own.has(id) && !this.claimed.has(id));
+  }
+
+  /**
+   * The id of a row this import creates for the source id (claimed at once): derived, never the
+   * source id (which other minds may hold: keeping it only when free would tell whether they do).
+   * Another mind holds a derived id only if it was chosen there on purpose, in a document imported
+   * before ids were derived; such a row gets a fresh id rather than failing the import.
+   */
+  forNewRow(sourceId: string): string {
+    const candidates = this.replace && this.own.has(sourceId) ? [sourceId] : [];
+    candidates.push(derivedId(this.mindId, this.table, sourceId));
+    const taken = (id: string) => this.claimed.has(id) || this.elsewhere.has(id) || (!this.replace && this.own.has(id));
+    const id = candidates.find((c) => !taken(c)) ?? newId();
+    this.claim(id);
+    return id;
   }
 }

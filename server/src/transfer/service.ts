@@ -1,18 +1,19 @@
-import type { ChatMessage, Memory, MindExport, MindImport, Script, Task } from '@mindservice/contract';
+import type { MindExport } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Trx } from '../db/database.js';
-import { lockMind } from '../minds/store.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { MindCaller } from '../http/caller.js';
 import { ApiError } from '../http/errors.js';
-import type { ChatService } from '../memories/chat-service.js';
-import type { ScriptsService } from '../memories/scripts-service.js';
-import { type MemoriesService, REDACTED } from '../memories/service.js';
-import type { TasksService } from '../tasks/service.js';
+import { REDACTED } from '../memories/service.js';
 import { webhooksForExport } from '../webhooks/service.js';
-import { EXPORT_FORMAT, validateDocument } from './document.js';
-import { IdResolver } from './ids.js';
-import { deleteRowsOfMind, findMindInfo } from './store.js';
+import { EXPORT_FORMAT, type ImportItems, validateDocument } from './document.js';
+import { checkItemCount, ImportGate, itemsOf, OneAtATime } from './limits.js';
+import { type Counts, type MindLookup, planImport } from './plan.js';
+import { checkItems, readEnvelope } from './schema.js';
+import { countRowsOfMind, findMindInfo, holdersOf, memoryIdsByKey, scriptIdsByName } from './store.js';
+import { PlanWriter, type TransferAreas } from './writer.js';
 
-type Counts = { memories: number; tasks: number; chat: number; scripts: number; webhooks: number };
+export type { TransferAreas } from './writer.js';
+
 export interface ImportReport {
   dry_run: boolean;
   mode: 'merge' | 'replace';
@@ -21,37 +22,26 @@ export interface ImportReport {
   deleted: Counts;
   skipped: Counts;
 }
-const zero = (): Counts => ({ memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 0 });
 
 export type Exporter = { kind: 'user'; userId: string } | { kind: 'mind'; mindId: string };
 
-/** The areas whose data travels, through their services (webhooks: webhooksForExport). */
-export interface TransferAreas {
-  memories: MemoriesService;
-  tasks: TasksService;
-  chat: ChatService;
-  scripts: ScriptsService;
-}
-
-/** Thrown inside the import transaction to roll a dry run back after its report is complete. */
-class DryRunRollback extends Error {}
-
-const sameMemory = (a: Memory, b: Memory) =>
-  a.category === b.category &&
-  a.key === b.key &&
-  a.content === b.content &&
-  a.source === b.source &&
-  JSON.stringify(a.tags) === JSON.stringify(b.tags);
-const sameTask = (a: Task, b: Task) =>
-  (['title', 'description', 'priority', 'status', 'due_at', 'completed_at'] as const).every((f) => a[f] === b[f]);
-const sameScript = (a: Script, b: Script) => (['name', 'description', 'language', 'content'] as const).every((f) => a[f] === b[f]);
-
 /** The whole mind out as one document, and back in (merge or replace). */
 export class TransferService {
+  private readonly gate: ImportGate;
+  private readonly mindsImporting = new OneAtATime();
+  private readonly writer: PlanWriter;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly areas: TransferAreas,
-  ) {}
+  ) {
+    this.writer = new PlanWriter(ctx, areas);
+    this.gate = new ImportGate({
+      maxItems: ctx.config.importMaxItems,
+      concurrency: ctx.config.importConcurrency,
+      concurrencyPerUser: ctx.config.importConcurrencyPerUser,
+    });
+  }
 
   async export(caller: Exporter, query: { mind_id?: string; include_credentials?: boolean }): Promise<MindExport> {
     if (caller.kind === 'mind' && query.include_credentials) {
@@ -85,137 +75,56 @@ export class TransferService {
   }
 
   /**
-   * Imports in one transaction. Matching (merge): a memory by category and key, then by id; a script
-   * by name, then by id; tasks and chat messages by id. A matched item that differs is updated, an
-   * identical one skipped; chat messages never change. Everything else is created. `replace`
-   * first deletes the mind's memories, tasks, chat and scripts. A dry run does all of it and rolls back.
+   * Imports a document (planImport says what matches what) in three steps, each in pieces with
+   * other requests served between them: the items are checked (the route leaves that to schema.ts),
+   * the writes planned from the rows the items can match, then written all or nothing (writer.ts: a
+   * failing import leaves the mind as it was). A dry run stops after planning: it writes nothing and
+   * holds no transaction. Bounded per request (MIND_IMPORT_MAX_ITEMS and the body limit) and in how many run
+   * at once (ImportGate).
    */
-  async import(mindId: string, doc: MindImport, mode: 'merge' | 'replace', dryRun: boolean): Promise<ImportReport> {
-    const items = validateDocument(doc);
-    const report: ImportReport = { dry_run: dryRun, mode, created: zero(), updated: zero(), deleted: zero(), skipped: zero() };
+  async import(caller: MindCaller, body: unknown, mode: 'merge' | 'replace', dryRun: boolean): Promise<ImportReport> {
+    const envelope = readEnvelope(body);
+    checkItemCount(envelope, this.ctx.config.importMaxItems);
+    const release = this.gate.enter(caller.userId, itemsOf(envelope));
     try {
-      await this.ctx.db.transaction(async (trx) => {
-        // Imports into one mind run one after another: two at once would both insert the same rows.
-        await lockMind(trx, mindId);
-        if (mode === 'replace') {
-          report.deleted.memories = await deleteRowsOfMind(trx, 'memories', mindId);
-          report.deleted.tasks = await deleteRowsOfMind(trx, 'tasks', mindId);
-          report.deleted.chat = await deleteRowsOfMind(trx, 'chat_messages', mindId);
-          report.deleted.scripts = await deleteRowsOfMind(trx, 'scripts', mindId);
+      const items = await validateDocument(await checkItems(envelope));
+      // Imports into one mind are planned and written one after another: each plans from what the previous wrote.
+      return await this.mindsImporting.run(caller.mindId, () => this.planAndWrite(caller.mindId, items, mode, dryRun));
+    } finally {
+      release();
+    }
+  }
+
+  private async planAndWrite(mindId: string, items: ImportItems, mode: 'merge' | 'replace', dryRun: boolean): Promise<ImportReport> {
+    for (let attempt = 1; ; attempt++) {
+      const plan = await planImport(mindId, items, this.lookup(mindId), mode, this.ctx.clock.now().toISOString());
+      const { created, updated, skipped } = plan;
+      try {
+        const deleted = dryRun ? plan.deleted : await this.writer.write(mindId, plan, mode);
+        return { dry_run: dryRun, mode, created, updated, deleted, skipped };
+      } catch (err) {
+        // Another write gave the mind a row the plan collides with (between planning and writing):
+        // nothing was written; plan again from what the mind holds now, once.
+        if (!isUniqueViolation(err)) throw err;
+        if (attempt === 2) {
+          throw ApiError.conflict('The mind changed while this import was being written, so nothing was imported. Send the import again.');
         }
-        const ids = new IdResolver(trx, mindId);
-        await this.importMemories(trx, mindId, items.memories, ids, report);
-        await this.importTasks(trx, mindId, items.tasks, ids, report);
-        await this.importChat(trx, mindId, items.chat, ids, report);
-        await this.importScripts(trx, mindId, items.scripts, ids, report);
-        // Exports carry no webhook secrets, so webhooks cannot be recreated from them.
-        report.skipped.webhooks = items.webhooks;
-        await this.ctx.events.touch(trx, mindId);
-        if (dryRun) throw new DryRunRollback();
-      });
-    } catch (err) {
-      if (!(err instanceof DryRunRollback)) throw err;
-    }
-    return report;
-  }
-
-  private now() {
-    return this.ctx.clock.now().toISOString();
-  }
-
-  private async importMemories(trx: Trx, mindId: string, items: Memory[], ids: IdResolver, report: ImportReport) {
-    const { memories } = this.areas;
-    const fresh: Memory[] = [];
-    for (const item of items) {
-      // A redacted credential carries no secret: importing it would overwrite or invent "[redacted]".
-      if (item.category === 'credentials' && item.content === REDACTED) {
-        report.skipped.memories++;
-        continue;
-      }
-      let existing = item.key === null ? undefined : await memories.findByKeyForImport(trx, mindId, item.category, item.key);
-      if (existing && ids.claimed(existing.id)) existing = undefined;
-      let id = existing?.id;
-      if (!existing) {
-        const resolved = await ids.resolve('memories', item.id);
-        id = resolved.id;
-        if (resolved.exists) existing = await memories.findForImport(trx, mindId, resolved.id);
-      }
-      ids.claim(id!);
-      if (!existing) {
-        fresh.push({ ...item, id: id! });
-        report.created.memories++;
-      } else if (sameMemory(existing, item)) {
-        report.skipped.memories++;
-      } else {
-        const keepsVerification = existing.content === item.content && existing.category === item.category;
-        await memories.updateImported(trx, mindId, {
-          ...existing,
-          category: item.category,
-          key: item.key,
-          content: item.content,
-          tags: item.tags,
-          source: item.source,
-          verified: keepsVerification && existing.verified,
-          verified_at: keepsVerification ? existing.verified_at : null,
-          updated_at: this.now(),
-        });
-        report.updated.memories++;
-      }
-    }
-    await memories.insertImported(trx, mindId, fresh);
-  }
-
-  private async importTasks(trx: Trx, mindId: string, items: Task[], ids: IdResolver, report: ImportReport) {
-    const { tasks } = this.areas;
-    for (const item of items) {
-      const { id, exists } = await ids.resolve('tasks', item.id);
-      ids.claim(id);
-      const existing = exists ? await tasks.findForImport(trx, mindId, id) : undefined;
-      if (!existing) {
-        await tasks.insertImported(trx, mindId, { ...item, id });
-        report.created.tasks++;
-      } else if (sameTask(existing, item)) {
-        report.skipped.tasks++;
-      } else {
-        await tasks.updateImported(trx, mindId, { ...item, id, created_at: existing.created_at, updated_at: this.now() });
-        report.updated.tasks++;
       }
     }
   }
 
-  private async importChat(trx: Trx, mindId: string, items: ChatMessage[], ids: IdResolver, report: ImportReport) {
-    const fresh: ChatMessage[] = [];
-    for (const item of items) {
-      const { id, exists } = await ids.resolve('chat_messages', item.id);
-      ids.claim(id);
-      if (exists) report.skipped.chat++;
-      else fresh.push({ ...item, id });
-    }
-    await this.areas.chat.insertImported(trx, mindId, fresh);
-    report.created.chat += fresh.length;
-  }
-
-  private async importScripts(trx: Trx, mindId: string, items: Script[], ids: IdResolver, report: ImportReport) {
-    const { scripts } = this.areas;
-    for (const item of items) {
-      let existing = await scripts.findByNameForImport(trx, mindId, item.name);
-      if (existing && ids.claimed(existing.id)) existing = undefined;
-      let id = existing?.id;
-      if (!existing) {
-        const resolved = await ids.resolve('scripts', item.id);
-        id = resolved.id;
-        if (resolved.exists) existing = await scripts.findForImport(trx, mindId, resolved.id);
-      }
-      ids.claim(id!);
-      if (!existing) {
-        await scripts.insertImported(trx, mindId, { ...item, id: id! });
-        report.created.scripts++;
-      } else if (sameScript(existing, item)) {
-        report.skipped.scripts++;
-      } else {
-        await scripts.updateImported(trx, mindId, { ...item, id: existing.id, created_at: existing.created_at, updated_at: this.now() });
-        report.updated.scripts++;
-      }
-    }
+  /** The planner's reads, each its own short query (nothing is held between pieces of work). */
+  private lookup(mindId: string): MindLookup {
+    const { db } = this.ctx;
+    const { memories, tasks, scripts } = this.areas;
+    return {
+      holders: (table, ids) => holdersOf(db, table, ids),
+      memoryKeys: (keys) => memoryIdsByKey(db, mindId, keys),
+      scriptNames: (names) => scriptIdsByName(db, mindId, names),
+      memory: (id) => memories.findForImport(db, mindId, id),
+      task: (id) => tasks.findForImport(db, mindId, id),
+      script: (id) => scripts.findForImport(db, mindId, id),
+      count: (table) => countRowsOfMind(db, table, mindId),
+    };
   }
 }

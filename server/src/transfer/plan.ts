@@ -1,0 +1,208 @@
+import type { ChatMessage, Memory, Script, Task } from '@mindservice/contract';
+import { REDACTED } from '../memories/service.js';
+import { inChunks } from './chunks.js';
+import type { ImportItems } from './document.js';
+import { ImportIds } from './ids.js';
+import type { TransferTable } from './store.js';
+
+export type Counts = { memories: number; tasks: number; chat: number; scripts: number; webhooks: number };
+export const zeroCounts = (): Counts => ({ memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 0 });
+
+/** What the planner reads of the database: only rows the document's items can match, a piece at a time. */
+export interface MindLookup {
+  /** Which mind holds each of these ids (any mind: ids are global). */
+  holders(table: TransferTable, ids: string[]): Promise<Map<string, string>>;
+  /** The mind's memories with these categories and keys (by `category\0key`): their ids. */
+  memoryKeys(keys: Array<[string, string]>): Promise<Map<string, string>>;
+  /** The mind's scripts with these names: their ids. */
+  scriptNames(names: string[]): Promise<Map<string, string>>;
+  memory(id: string): Promise<Memory | undefined>;
+  task(id: string): Promise<Task | undefined>;
+  script(id: string): Promise<Script | undefined>;
+  /** How many rows of the table the mind has (what `replace` deletes). */
+  count(table: TransferTable): Promise<number>;
+}
+
+/** A row an import overwrites: what it writes, and what was there (to put back if the import fails). */
+export interface Update<T> {
+  row: T;
+  before: T;
+}
+
+/** Everything an import writes, decided before the first write; and what it reports. */
+export interface ImportPlan {
+  memories: { create: Memory[]; update: Array<Update<Memory>> };
+  tasks: { create: Task[]; update: Array<Update<Task>> };
+  chat: { create: ChatMessage[] };
+  scripts: { create: Script[]; update: Array<Update<Script>> };
+  created: Counts;
+  updated: Counts;
+  skipped: Counts;
+  /** With `replace`: the rows the mind had when planned (the write counts what it deletes). */
+  deleted: Counts;
+}
+
+const sameMemory = (a: Memory, b: Memory) =>
+  a.category === b.category &&
+  a.key === b.key &&
+  a.content === b.content &&
+  a.source === b.source &&
+  JSON.stringify(a.tags) === JSON.stringify(b.tags);
+const sameTask = (a: Task, b: Task) =>
+  (['title', 'description', 'priority', 'status', 'due_at', 'completed_at'] as const).every((f) => a[f] === b[f]);
+const sameScript = (a: Script, b: Script) => (['name', 'description', 'language', 'content'] as const).every((f) => a[f] === b[f]);
+
+/** Fetches the rows matched in one piece, one after another. */
+async function fetchAll<T>(ids: Array<string | null | undefined>, fetch: (id: string) => Promise<T | undefined>): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  for (const id of ids) {
+    if (id === undefined || id === null) continue;
+    const row = await fetch(id);
+    if (row !== undefined) found.set(id, row);
+  }
+  return found;
+}
+
+/**
+ * Decides every write of an import, in pieces that yield to other requests, reading only rows the
+ * items can match. Matching (merge): a memory by category and key, then by id; a script by name,
+ * then by id; tasks and chat messages by id (an id matches the mind's row with that id, or the one
+ * an earlier import derived from it: ids.ts). A matched item that differs is updated, an identical one
+ * skipped; chat messages never change. Everything else is created. `replace` matches nothing: the
+ * mind's rows are deleted first.
+ */
+export async function planImport(
+  mindId: string,
+  items: ImportItems,
+  lookup: MindLookup,
+  mode: 'merge' | 'replace',
+  now: string,
+): Promise<ImportPlan> {
+  const replace = mode === 'replace';
+  const plan: ImportPlan = {
+    memories: { create: [], update: [] },
+    tasks: { create: [], update: [] },
+    chat: { create: [] },
+    scripts: { create: [], update: [] },
+    created: zeroCounts(),
+    updated: zeroCounts(),
+    skipped: zeroCounts(),
+    deleted: zeroCounts(),
+  };
+  if (replace) {
+    plan.deleted.memories = await lookup.count('memories');
+    plan.deleted.tasks = await lookup.count('tasks');
+    plan.deleted.chat = await lookup.count('chat_messages');
+    plan.deleted.scripts = await lookup.count('scripts');
+  }
+  // Exports carry no webhook secrets, so webhooks cannot be recreated from them.
+  plan.skipped.webhooks = items.webhooks;
+  const idsFor = async (table: TransferTable, ids: ImportIds, chunk: Array<{ id: string }>) =>
+    ids.learn(await lookup.holders(table, ids.candidates(chunk.map((item) => item.id))));
+
+  const memoryIds = new ImportIds(mindId, 'memories', replace);
+  await inChunks(items.memories, async (chunk) => {
+    await idsFor('memories', memoryIds, chunk);
+    const keyed = chunk.filter((m) => m.key !== null).map((m): [string, string] => [m.category, m.key!]);
+    const byKey = replace ? new Map<string, string>() : await lookup.memoryKeys(keyed);
+    const matched = chunk.map((item) => {
+      // A redacted credential carries no secret: importing it would overwrite or invent "[redacted]".
+      if (item.category === 'credentials' && item.content === REDACTED) return null;
+      let id = item.key === null ? undefined : byKey.get(`${item.category}\u0000${item.key}`);
+      if (id !== undefined && memoryIds.isClaimed(id)) id = undefined;
+      id ??= memoryIds.ownRow(item.id);
+      if (id !== undefined) memoryIds.claim(id);
+      return id;
+    });
+    const existing = await fetchAll(matched, (id) => lookup.memory(id));
+    for (const [i, item] of chunk.entries()) {
+      const id = matched[i];
+      const old = existing.get(id ?? '');
+      if (id === null || (old && sameMemory(old, item))) {
+        plan.skipped.memories++;
+        continue;
+      }
+      if (!old) {
+        plan.memories.create.push({ ...item, id: memoryIds.forNewRow(item.id) });
+        plan.created.memories++;
+        continue;
+      }
+      const keepsVerification = old.content === item.content && old.category === item.category;
+      const { category, key, content, tags, source } = item;
+      const row = {
+        ...old,
+        ...{ category, key, content, tags, source },
+        verified: keepsVerification && old.verified,
+        verified_at: keepsVerification ? old.verified_at : null,
+        updated_at: now,
+      };
+      plan.memories.update.push({ row, before: old });
+      plan.updated.memories++;
+    }
+  });
+
+  const taskIds = new ImportIds(mindId, 'tasks', replace);
+  await inChunks(items.tasks, async (chunk) => {
+    await idsFor('tasks', taskIds, chunk);
+    const matched = chunk.map((item) => {
+      const id = taskIds.ownRow(item.id);
+      if (id !== undefined) taskIds.claim(id);
+      return id;
+    });
+    const existing = await fetchAll(matched, (id) => lookup.task(id));
+    for (const [i, item] of chunk.entries()) {
+      const old = existing.get(matched[i] ?? '');
+      if (!old) {
+        plan.tasks.create.push({ ...item, id: taskIds.forNewRow(item.id) });
+        plan.created.tasks++;
+      } else if (sameTask(old, item)) {
+        plan.skipped.tasks++;
+      } else {
+        plan.tasks.update.push({ row: { ...item, id: old.id, created_at: old.created_at, updated_at: now }, before: old });
+        plan.updated.tasks++;
+      }
+    }
+  });
+
+  const chatIds = new ImportIds(mindId, 'chat_messages', replace);
+  await inChunks(items.chat, async (chunk) => {
+    await idsFor('chat_messages', chatIds, chunk);
+    for (const item of chunk) {
+      const existing = chatIds.ownRow(item.id);
+      if (existing !== undefined) {
+        chatIds.claim(existing);
+        plan.skipped.chat++;
+      } else {
+        plan.chat.create.push({ ...item, id: chatIds.forNewRow(item.id) });
+        plan.created.chat++;
+      }
+    }
+  });
+
+  const scriptIds = new ImportIds(mindId, 'scripts', replace);
+  await inChunks(items.scripts, async (chunk) => {
+    await idsFor('scripts', scriptIds, chunk);
+    const byName = replace ? new Map<string, string>() : await lookup.scriptNames(chunk.map((s) => s.name));
+    const matched = chunk.map((item) => {
+      let id = byName.get(item.name);
+      if (id !== undefined && scriptIds.isClaimed(id)) id = undefined;
+      id ??= scriptIds.ownRow(item.id);
+      if (id !== undefined) scriptIds.claim(id);
+      return id;
+    });
+    const existing = await fetchAll(matched, (id) => lookup.script(id));
+    for (const [i, item] of chunk.entries()) {
+      const old = existing.get(matched[i] ?? '');
+      if (!old) {
+        plan.scripts.create.push({ ...item, id: scriptIds.forNewRow(item.id) });
+        plan.created.scripts++;
+      } else if (sameScript(old, item)) {
+        plan.skipped.scripts++;
+      } else {
+        plan.scripts.update.push({ row: { ...item, id: old.id, created_at: old.created_at, updated_at: now }, before: old });
+        plan.updated.scripts++;
+      }
+    }
+  });
+  return plan;
+}
