@@ -1,4 +1,5 @@
 import type { Conn } from '../db/database.js';
+import { MIND_NOT_DELETED } from '../minds/deletions.js';
 
 // The export/import's own queries over the tables it moves: the mind, which mind holds an id (ids
 // are global), the ids behind a mind's memory keys and script names, and emptying a mind's tables
@@ -8,7 +9,7 @@ import type { Conn } from '../db/database.js';
 export type TransferTable = 'memories' | 'tasks' | 'chat_messages' | 'scripts';
 
 export async function findMindInfo(conn: Conn, mindId: string, userId?: string) {
-  const query = conn('minds').where({ id: mindId }).whereNull('deleted_at'); // deleted: gone for the API
+  const query = conn('minds').where({ id: mindId }).whereRaw(MIND_NOT_DELETED); // deleted: gone for the API
   if (userId !== undefined) query.andWhere({ user_id: userId });
   const row = (await query.first('id', 'name', 'description')) as { id: string; name: string; description: string | null } | undefined;
   return row;
