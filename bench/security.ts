@@ -4,7 +4,8 @@
 //   2. many-tag recall: GET /memory/recall with 20 and with 300 tags over 2,000 tagged memories.
 //   3. logins: GET /mind/tasks while 16 clients log in at bcrypt cost 12 (bench/logins.ts).
 //   4. screenshots: a page of commands after 20 screenshots of 1 MB (bench/screenshots.ts).
-//   5. deleting a mind while 8 clients write to it, and right after a large import (bench/security-delete.ts).
+//   5. imports: /health and another tenant while a 24 MB dry-run import runs, and 10 at once (bench/security-imports.ts).
+//   6. deleting a mind while 8 clients write to it, and right after a large import (bench/security-delete.ts).
 // SQLite, and PostgreSQL too when DATABASE_URL is set. Figures, not tests.
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -12,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { benchLogins, LOGINS_FULL, LOGINS_QUICK } from './logins.js';
 import { benchMindDelete } from './security-delete.js';
+import { benchImports } from './security-imports.js';
 import { benchScreenshots, SCREENSHOTS_FULL, SCREENSHOTS_QUICK } from './screenshots.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
 import { type DatabaseKind, databaseKinds, withMindService } from './lib/servers.js';
@@ -162,6 +164,8 @@ for (const kind of databaseKinds()) {
   rows.push(...(await benchLogins(kind, quick ? LOGINS_QUICK : LOGINS_FULL)));
   process.stderr.write(`bench:security screenshots (${kind})\n`);
   rows.push(...(await benchScreenshots(kind, quick ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL)));
+  process.stderr.write(`bench:security imports (${kind})\n`);
+  rows.push(...(await benchImports(kind)));
   process.stderr.write(`bench:security deleting a mind under writes (${kind})\n`);
   rows.push(...(await benchMindDelete(kind)));
 }
