@@ -92,4 +92,19 @@ export const embeddingMigrations: Migration[] = [
       await db.schema.dropTable('embedding_queue');
     },
   },
+  {
+    // Who holds a claim (embedding-store.ts CLAIM_OWNER): on SQLite the service and `mind-service
+    // reindex` claim too, and a dead process's claims are given back at once.
+    name: '0521_embedding_claim_owner',
+    async up(db: Knex) {
+      await db.schema.alterTable('embedding_queue', (t) => {
+        t.string('claimed_by', 80).nullable();
+      });
+    },
+    async down(db: Knex) {
+      await db.schema.alterTable('embedding_queue', (t) => {
+        t.dropColumn('claimed_by');
+      });
+    },
+  },
 ];

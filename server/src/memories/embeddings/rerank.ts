@@ -1,3 +1,4 @@
+import { ByteLru } from './byte-lru.js';
 import type { SifEncoder } from './sif.js';
 import { baseForms, STOP_WORDS, tokens } from './tokens.js';
 
@@ -89,16 +90,29 @@ export function alignerFor(encoder: SifEncoder): WordAligner {
   return aligner;
 }
 
-/** Texts whose sentence vector and word bag are kept: a mind's memories come back in window after window. */
-const MEMO_TEXTS = 20_000;
+/**
+ * Bytes of texts, sentence vectors and word bags kept: a mind's memories come back in window after
+ * window. About 25,000 short memories, or 3,500 of the longest (embedded texts are cut, embedding-store.ts).
+ */
+export const MEMO_BYTES = 32 * 1024 * 1024;
+
+interface Known {
+  vector: Float32Array;
+  bag?: Bag;
+}
 
 export class WordAligner {
   /** Euclidean norm of each row's int8 vector (cosines are taken on the int8 values directly). */
   private readonly norms: Float32Array;
   private readonly weights: Float32Array;
-  private readonly memo = new Map<string, { vector: Float32Array; bag?: Bag }>();
+  /** Keyed by scope (the mind) and text: one mind's texts never answer faster for another. */
+  readonly memo: ByteLru<Known>;
 
-  constructor(readonly encoder: SifEncoder) {
+  constructor(
+    readonly encoder: SifEncoder,
+    memoBytes = MEMO_BYTES,
+  ) {
+    this.memo = new ByteLru(memoBytes);
     const { dim, vectors, words } = encoder.table;
     this.norms = new Float32Array(words.length);
     for (let r = 0; r < words.length; r++) {
@@ -139,14 +153,30 @@ export class WordAligner {
   }
 
   /** A text's sentence vector and (once asked for) word bag, from the memo when it was seen lately. */
-  private known(text: string): { vector: Float32Array; bag?: Bag } {
-    let entry = this.memo.get(text);
-    if (entry)
-      this.memo.delete(text); // re-inserted last: the Map's order is the LRU order
-    else entry = { vector: this.encoder.encode(text) };
-    this.memo.set(text, entry);
-    if (this.memo.size > MEMO_TEXTS) this.memo.delete(this.memo.keys().next().value!);
+  private known(scope: string, text: string): Known {
+    const key = `${scope}\u0000${text}`;
+    let entry = this.memo.get(key);
+    if (!entry) {
+      entry = { vector: this.encoder.encode(text) };
+      this.memo.set(key, entry, entry.vector.byteLength + 64);
+    }
     return entry;
+  }
+
+  /**
+   * Encodes the candidates' texts not in the memo, until about `budgetChars` of text were encoded;
+   * true when every one is known (rerank is then cheap). The caller can serve other work between
+   * calls, so a window of long texts does not hold the thread for long in one go.
+   */
+  prepare(candidates: readonly RerankCandidate[], scope: string, budgetChars: number): boolean {
+    let spent = 0;
+    for (const c of candidates) {
+      if (this.memo.get(`${scope}\u0000${c.text}`)) continue;
+      if (spent > 0 && spent + c.text.length > budgetChars) return false;
+      this.known(scope, c.text);
+      spent += c.text.length;
+    }
+    return true;
   }
 
   /** Cosine of two rows' word vectors. */
@@ -194,12 +224,12 @@ export class WordAligner {
   }
 
   /** The candidates re-ranked, best first (ties keep the given order). */
-  rerank(query: string, candidates: readonly RerankCandidate[], options: RerankOptions = RERANK_DEFAULTS): RerankHit[] {
+  rerank(query: string, candidates: readonly RerankCandidate[], options: RerankOptions = RERANK_DEFAULTS, scope = ''): RerankHit[] {
     const n = candidates.length;
     if (n === 0) return [];
     const { dim } = this.encoder;
     const vectors = new Float32Array(n * dim);
-    const known = candidates.map((c) => this.known(c.text));
+    const known = candidates.map((c) => this.known(scope, c.text));
     known.forEach((k, i) => {
       vectors.set(k.vector, i * dim);
     });
@@ -220,7 +250,11 @@ export class WordAligner {
       const keyword = lifted / (lifted + halfPower);
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
-        known[i]!.bag ??= this.bag(c.text);
+        if (!known[i]!.bag) {
+          const bag = this.bag(c.text);
+          known[i]!.bag = bag;
+          this.memo.grow(`${scope}\u0000${c.text}`, 8 * bag.rows.length + bag.unknown.reduce((t, w) => t + 2 * w.length + 32, 0));
+        }
         const { forward, backward } = this.align(q, known[i]!.bag!, floor);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
