@@ -97,14 +97,11 @@ export const embeddingMigrations: Migration[] = [
     // reindex` claim too, and a dead process's claims are given back at once.
     name: '0521_embedding_claim_owner',
     async up(db: Knex) {
-      await db.schema.alterTable('embedding_queue', (t) => {
-        t.string('claimed_by', 80).nullable();
-      });
+      await db.raw('ALTER TABLE embedding_queue ADD COLUMN claimed_by VARCHAR(80)');
     },
     async down(db: Knex) {
-      await db.schema.alterTable('embedding_queue', (t) => {
-        t.dropColumn('claimed_by');
-      });
+      // Plain SQL: knex rebuilds a SQLite table to drop a column, which its triggers do not survive.
+      await db.raw('ALTER TABLE embedding_queue DROP COLUMN claimed_by');
     },
   },
 ];
