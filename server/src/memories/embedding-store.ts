@@ -139,6 +139,12 @@ export async function completeEmbeddings(
 ): Promise<number> {
   if (done.length === 0) return 0;
   return db.transaction(async (trx) => {
+    // PostgreSQL: the memories first, as a delete takes them (the memory, then its queue row by
+    // cascade); the other order deadlocked with a concurrent DELETE (a 500 after a second).
+    if (isPostgres(trx)) {
+      const seqs = done.map(({ claimed }) => claimed.seq);
+      await trx.raw(`SELECT seq FROM memories WHERE seq IN (${seqs.map(() => '?').join(', ')}) ORDER BY seq FOR KEY SHARE`, seqs);
+    }
     // One statement each for the batch: taking the rows still at their claimed version off the queue,
     // then storing those memories' vectors.
     const pairs = done.map(() => '(CAST(? AS INTEGER), CAST(? AS INTEGER))').join(', ');
