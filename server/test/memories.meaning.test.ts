@@ -146,6 +146,28 @@ describe('recall by meaning with the local embedder (the default)', () => {
     assert.equal(seen.length, 150);
   });
 
+  test('a page that ends exactly where the fused window ends still leads on to the keyword hits after it', async () => {
+    const m = await mind();
+    await Promise.all(Array.from({ length: 120 }, (_, i) => m.store({ content: `beta entry ${i} about the orchard` })));
+    await m.embedded();
+    const all = await m.recall({ q: 'beta entry', limit: '100' });
+    const window = all.memories.filter((h) => h.score > 0).length; // the keyword tail follows with score 0
+    assert.ok(window >= 50 && window < 100, `window of ${window}`);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { memories: Hit[]; next_cursor: string | null } = await m.recall({
+        q: 'beta entry',
+        limit: String(window),
+        ...(cursor ? { cursor } : {}),
+      });
+      seen.push(...page.memories.map((h) => h.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    assert.equal(new Set(seen).size, seen.length, 'no hit twice');
+    assert.equal(seen.length, 120);
+  });
+
   test('an import is embedded again', async () => {
     const a = await mind();
     await a.store({ content: FACTS[0] });

@@ -92,4 +92,16 @@ export const embeddingMigrations: Migration[] = [
       await db.schema.dropTable('embedding_queue');
     },
   },
+  {
+    // Who holds a claim (embedding-store.ts CLAIM_OWNER): on SQLite the service and `mind-service
+    // reindex` claim too, and a dead process's claims are given back at once.
+    name: '0521_embedding_claim_owner',
+    async up(db: Knex) {
+      await db.raw('ALTER TABLE embedding_queue ADD COLUMN claimed_by VARCHAR(80)');
+    },
+    async down(db: Knex) {
+      // Plain SQL: knex rebuilds a SQLite table to drop a column, which its triggers do not survive.
+      await db.raw('ALTER TABLE embedding_queue DROP COLUMN claimed_by');
+    },
+  },
 ];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Conn, type Db, isPostgres } from '../db/database.js';
 
 /** A queued memory, claimed by this worker until the lease ends. */
@@ -12,9 +13,25 @@ export interface ClaimedEmbedding {
 /** The database's clock as the ISO text the timestamp columns hold. */
 const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** What is embedded of a memory: its key (as words), content and tags. */
+/**
+ * Of a memory's content, only this many first characters are embedded and re-ranked: the cost per
+ * memory is bounded (a memory of 64 KB costs what one of 4 KB does), and the first few KB say what
+ * a memory is about. The rest is still found by keyword (docs/memories.md).
+ */
+export const EMBEDDED_CONTENT_CHARS = 4096;
+
+/** What is embedded of a memory: its key (as words), the start of its content, and its tags. */
 export const embeddingText = (memory: { key: string | null; content: string; tags: string[] }): string =>
-  [memory.key?.replace(/[-_.]/g, ' ') ?? '', memory.content, memory.tags.join(' ')].filter(Boolean).join('\n');
+  [memory.key?.replace(/[-_.]/g, ' ') ?? '', memory.content.slice(0, EMBEDDED_CONTENT_CHARS), memory.tags.join(' ')]
+    .filter(Boolean)
+    .join('\n');
+
+/**
+ * This process's name on its claims: its pid (a SQLite database's processes all run on this machine,
+ * so a dead one's claims can be told) and a random part (a restarted process may get its
+ * predecessor's pid, as in a container).
+ */
+export const CLAIM_OWNER = `${process.pid}:${randomUUID()}`;
 
 /** A vector as stored: float32, little-endian. */
 export const vectorToBuffer = (vector: Float32Array): Buffer => {
@@ -30,34 +47,43 @@ export const bufferToVector = (bytes: Uint8Array): Float32Array => {
   return vector;
 };
 
-const claimable = (now: string) => (q: import('knex').Knex.QueryBuilder) =>
-  q.where((w) => w.whereNull('claimed_until').orWhere('claimed_until', '<', now));
-
 /**
- * Claims up to `limit` queued memories and reads what to embed. On PostgreSQL with a lease, in one
- * UPDATE over `FOR UPDATE SKIP LOCKED`, so several instances never claim the same memory. A SQLite
- * database has one service process and so one worker: it only reads (no write to compete with the
- * requests' writes for the one connection).
+ * Claims up to `limit` queued memories and reads what to embed (the start of each content, see
+ * EMBEDDED_CONTENT_CHARS). One UPDATE marks them claimed by this process until `leaseUntil`, so two
+ * workers never embed the same memory: PostgreSQL's instances over `FOR UPDATE SKIP LOCKED`, and on
+ * SQLite the service and `mind-service reindex` (SQLite runs one writer at a time). When nothing is
+ * claimable, claims of processes that died (SQLite) are given back first.
  */
 export async function claimPendingEmbeddings(
   db: Db,
   claim: { now: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedEmbedding[]> {
   type Claimed = Array<{ memory_seq: number; mind_id: string; version: number }>;
-  const due = (conn: Conn) => conn('embedding_queue').modify(claimable(claim.now)).orderBy('memory_seq').limit(claim.limit);
-  const claimed: Claimed = isPostgres(db)
-    ? ((await db('embedding_queue')
-        .whereIn('memory_seq', due(db).select('memory_seq').forUpdate().skipLocked())
-        .update({ claimed_until: claim.leaseUntil })
-        .returning(['memory_seq', 'mind_id', 'version'])) as Claimed)
-    : ((await due(db).select('memory_seq', 'mind_id', 'version')) as Claimed);
+  const due = `SELECT memory_seq FROM embedding_queue WHERE claimed_until IS NULL OR claimed_until < ? ORDER BY memory_seq LIMIT ?`;
+  const take = async (): Promise<Claimed> => {
+    const result = (await db.raw(
+      `UPDATE embedding_queue SET claimed_until = ?, claimed_by = ?
+       WHERE memory_seq IN (${due}${isPostgres(db) ? ' FOR UPDATE SKIP LOCKED' : ''})
+       RETURNING memory_seq, mind_id, version`,
+      [claim.leaseUntil, CLAIM_OWNER, claim.now, claim.limit],
+    )) as Claimed | { rows: Claimed };
+    return Array.isArray(result) ? result : result.rows;
+  };
+  let claimed = await take();
+  if (claimed.length === 0 && (await releaseDeadClaims(db)) > 0) claimed = await take();
   if (claimed.length === 0) return [];
+  claimed.sort((a, b) => Number(a.memory_seq) - Number(b.memory_seq));
   const memories = (await db('memories')
     .whereIn(
       'seq',
       claimed.map((c) => c.memory_seq),
     )
-    .select('seq', 'key', 'content', 'tags')) as Array<{ seq: number; key: string | null; content: string; tags: string }>;
+    .select('seq', 'key', db.raw(`substr(content, 1, ${EMBEDDED_CONTENT_CHARS}) AS content`), 'tags')) as Array<{
+    seq: number;
+    key: string | null;
+    content: string;
+    tags: string;
+  }>;
   const bySeq = new Map(memories.map((m) => [Number(m.seq), m]));
   return claimed.flatMap((c) => {
     const memory = bySeq.get(Number(c.memory_seq));
@@ -65,6 +91,40 @@ export async function claimPendingEmbeddings(
     const text = embeddingText({ key: memory.key, content: memory.content, tags: JSON.parse(memory.tags) as string[] });
     return [{ seq: Number(c.memory_seq), mindId: c.mind_id, version: Number(c.version), text }];
   });
+}
+
+/** Whether the process that wrote `owner` (CLAIM_OWNER) still runs on this machine. */
+function ownerAlive(owner: string): boolean {
+  if (owner === CLAIM_OWNER) return true;
+  const pid = Number(owner.split(':')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false; // ours before a restart
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // runs, as another user
+  }
+}
+
+/**
+ * SQLite: gives back the claims of processes no longer running (a killed service or reindex), so
+ * their memories need not wait for the lease to end. PostgreSQL's instances may run on other
+ * machines: there only the lease ends a claim.
+ */
+export async function releaseDeadClaims(db: Db): Promise<number> {
+  if (isPostgres(db)) return 0;
+  const owners = (await db('embedding_queue').whereNotNull('claimed_until').distinct('claimed_by')) as Array<{
+    claimed_by: string | null;
+  }>;
+  let released = 0;
+  for (const { claimed_by: owner } of owners) {
+    if (owner !== null && ownerAlive(owner)) continue;
+    const query = db('embedding_queue').whereNotNull('claimed_until');
+    if (owner === null) query.whereNull('claimed_by');
+    else query.where({ claimed_by: owner });
+    released += await query.update({ claimed_until: null, claimed_by: null });
+  }
+  return released;
 }
 
 /**
@@ -79,6 +139,12 @@ export async function completeEmbeddings(
 ): Promise<number> {
   if (done.length === 0) return 0;
   return db.transaction(async (trx) => {
+    // PostgreSQL: the memories first, as a delete takes them (the memory, then its queue row by
+    // cascade); the other order deadlocked with a concurrent DELETE (a 500 after a second).
+    if (isPostgres(trx)) {
+      const seqs = done.map(({ claimed }) => claimed.seq);
+      await trx.raw(`SELECT seq FROM memories WHERE seq IN (${seqs.map(() => '?').join(', ')}) ORDER BY seq FOR KEY SHARE`, seqs);
+    }
     // One statement each for the batch: taking the rows still at their claimed version off the queue,
     // then storing those memories' vectors.
     const pairs = done.map(() => '(CAST(? AS INTEGER), CAST(? AS INTEGER))').join(', ');
@@ -117,7 +183,7 @@ export async function releaseEmbeddings(db: Db, claimed: ClaimedEmbedding[]): Pr
       'memory_seq',
       claimed.map((c) => c.seq),
     )
-    .update({ claimed_until: null });
+    .update({ claimed_until: null, claimed_by: null });
 }
 
 /**

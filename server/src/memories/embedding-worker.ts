@@ -42,7 +42,7 @@ export class EmbeddingWorker {
     private readonly db: Db,
     private readonly embedder: Embedder,
     private readonly log: WorkerLog,
-    /** How long a claim lasts (PostgreSQL): a worker that died gives its memories to another after this. */
+    /** How long a claim lasts: a worker that died gives its memories to another after this (on SQLite at once, embedding-store.ts). */
     private readonly leaseMs: number,
   ) {}
 

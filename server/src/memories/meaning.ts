@@ -14,6 +14,10 @@ const QUERY_CACHE_SIZE = 500;
 /** Attempts after the first for a batch sent to an OpenAI-compatible server. */
 const EMBED_RETRIES = 3;
 
+/** Aborts after QUERY_TIMEOUT_MS, or with `signal` (the request went away). */
+const deadline = (signal?: AbortSignal): AbortSignal =>
+  signal ? AbortSignal.any([signal, AbortSignal.timeout(QUERY_TIMEOUT_MS)]) : AbortSignal.timeout(QUERY_TIMEOUT_MS);
+
 /** What /health and GET /memory/stats say about recall by meaning. */
 export interface MeaningStatus {
   provider: 'local' | 'openai' | 'off';
@@ -31,6 +35,7 @@ export class Meaning {
   private readonly embedder: Embedder | undefined;
   private readonly worker: EmbeddingWorker | undefined;
   readonly index: VectorIndex | undefined;
+  /** Question vectors by mind and question: one mind's questions never answer faster for another. */
   private readonly queries = new Map<string, Float32Array>();
   private readonly db: Db;
 
@@ -79,18 +84,24 @@ export class Meaning {
 
   /**
    * The local embedder's re-ranking of a candidate window (embeddings/rerank.ts), or undefined when
-   * the embedder has none (openai) or fails: recall then keeps the fused order.
+   * the embedder has none (openai) or fails: recall then keeps the fused order. Served as a question
+   * of `mindId` (before background work, minds in turn); dropped unstarted when `signal` aborts (the
+   * request went away) or after QUERY_TIMEOUT_MS.
    */
-  async rerank(query: string, candidates: RerankCandidate[], postgres: boolean): Promise<RerankHit[] | undefined> {
+  async rerank(
+    mindId: string,
+    query: string,
+    candidates: RerankCandidate[],
+    postgres: boolean,
+    signal?: AbortSignal,
+  ): Promise<RerankHit[] | undefined> {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
     if (!embedder?.rerank || !this.answering()) return undefined;
     try {
-      return await embedder.rerank(
-        query,
-        candidates,
-        postgres ? RERANK_DEFAULTS_POSTGRES : RERANK_DEFAULTS,
-        AbortSignal.timeout(QUERY_TIMEOUT_MS),
-      );
+      return await embedder.rerank(query, candidates, postgres ? RERANK_DEFAULTS_POSTGRES : RERANK_DEFAULTS, deadline(signal), {
+        lane: 'question',
+        mindId,
+      });
     } catch {
       return undefined;
     }
@@ -98,17 +109,22 @@ export class Meaning {
 
   /**
    * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
-   * embedder is failing, or it does not answer in time.
+   * embedder is failing, or it does not answer in time. Cached per mind.
    */
-  async queryVector(q: string): Promise<Float32Array | undefined> {
+  async queryVector(mindId: string, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
     if (!this.embedder || !this.answering()) return undefined;
-    const cached = this.queries.get(q);
-    if (cached) return cached;
+    const key = `${mindId}\u0000${q}`;
+    const cached = this.queries.get(key);
+    if (cached) {
+      this.queries.delete(key); // re-inserted last: the Map's order is the LRU order
+      this.queries.set(key, cached);
+      return cached;
+    }
     try {
-      const [vector] = await this.embedder.embed([q], AbortSignal.timeout(QUERY_TIMEOUT_MS));
+      const [vector] = await this.embedder.embed([q], deadline(signal), { lane: 'question', mindId });
       if (!vector) return undefined;
       if (this.queries.size >= QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value!);
-      this.queries.set(q, vector);
+      this.queries.set(key, vector);
       return vector;
     } catch {
       return undefined;

@@ -90,8 +90,9 @@ export async function recallByMeaning(
   );
   const shown = tail.slice(0, wanted);
   hits.push(...shown.map((row): MatchedRow => ({ memory: row.memory, score: 0, match: 'keyword' })));
+  // A page the fused window filled exactly (nothing of the tail shown) continues where the tail starts.
   const last = shown.at(-1);
-  return { hits, next: tail.length > wanted && last ? { after: positionOf(last), asOf } : undefined };
+  return { hits, next: tail.length > wanted ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
 }
 
 const positionOf = (row: RecallRow): PagePosition => ({ score: row.score, updatedAt: row.memory.updated_at, id: row.memory.id });

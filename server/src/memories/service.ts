@@ -204,11 +204,11 @@ export class MemoriesService {
     }
     const fingerprint = `${searchFingerprint(filter)}.${mode}`;
     const position = input.cursor ? decodeMeaningCursor(input.cursor, fingerprint) : { offset: 0 };
-    const vector = await this.meaning.queryVector((input.q ?? '').trim());
+    const vector = await this.meaning.queryVector(mindId, (input.q ?? '').trim());
     const { hits, next } = await recallByMeaning(this.ctx.db, this.store.memoryRows, this.meaning.index, mindId, {
       mode,
       q: (input.q ?? '').trim(),
-      rerank: (q, candidates, postgres) => this.meaning.rerank(q, candidates, postgres),
+      rerank: (q, candidates, postgres) => this.meaning.rerank(mindId, q, candidates, postgres),
       filter,
       vector,
       position,

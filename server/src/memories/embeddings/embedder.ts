@@ -5,9 +5,20 @@ export interface Embedder {
   readonly model: string;
   /** Known after the model loaded (local) or the first answer (openai). */
   dimension(): number | undefined;
-  /** One unit-length vector per text, in order. */
-  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+  /**
+   * One unit-length vector per text, in order. `signal`: the caller gave up (work not yet started is
+   * dropped); `job`: who waits for it (the local embedder serves questions first, minds in turn).
+   */
+  embed(texts: readonly string[], signal?: AbortSignal, job?: EmbedJob): Promise<Float32Array[]>;
   close(): Promise<void>;
+}
+
+/** Who waits for a piece of work. */
+export interface EmbedJob {
+  /** question: a recall waits (a question's vector, a re-ranking); background (the default): the worker's batches. */
+  lane?: 'question' | 'background';
+  /** The mind it is for: questions of different minds take turns, and caches are kept per mind. */
+  mindId?: string;
 }
 
 /** What a health endpoint shows of an embedder. */

@@ -1,8 +1,16 @@
 import { Worker } from 'node:worker_threads';
-import type { Embedder, EmbedderLogger } from './embedder.js';
+import type { EmbedJob, Embedder, EmbedderLogger } from './embedder.js';
+import { JobQueue } from './job-queue.js';
 import { LOCAL_MODEL, type LoadInfo, loadLocalModel } from './local-model.js';
 import { alignerFor, RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from './rerank.js';
 import type { SifEncoder } from './sif.js';
+
+/**
+ * Text per job sent to the thread (characters): background batches are cut into slices of about
+ * this much, and a re-ranking encodes about this much of its window's new texts per turn, so a
+ * question waits for at most one such slice (some 5-15 ms) whatever other minds ask for.
+ */
+export const SLICE_CHARS = 32_768;
 
 export interface LocalEmbedderOptions {
   cacheDir: string;
@@ -16,7 +24,13 @@ export interface LocalEmbedder extends Embedder {
    * alignment, keyword score), best first. `options` defaults to RERANK_DEFAULTS (SQLite BM25's
    * scale; RERANK_DEFAULTS_POSTGRES for ts_rank). About 10 ms for 270 candidates on the worker.
    */
-  rerank(query: string, candidates: readonly RerankCandidate[], options?: RerankOptions, signal?: AbortSignal): Promise<RerankHit[]>;
+  rerank(
+    query: string,
+    candidates: readonly RerankCandidate[],
+    options?: RerankOptions,
+    signal?: AbortSignal,
+    job?: EmbedJob,
+  ): Promise<RerankHit[]>;
 }
 
 /** The local embedder on the calling thread: for benchmarks and scripts (a batch blocks that thread). */
@@ -33,9 +47,9 @@ export function createLocalEmbedderInProcess(options: LocalEmbedderOptions & { o
       const model = await load();
       return texts.map((text) => model.encode(text));
     },
-    async rerank(query, candidates, options = RERANK_DEFAULTS, signal) {
+    async rerank(query, candidates, options = RERANK_DEFAULTS, signal, job) {
       signal?.throwIfAborted();
-      return alignerFor(await load()).rerank(query, candidates, options);
+      return alignerFor(await load()).rerank(query, candidates, options, job?.mindId);
     },
     async close() {},
   };
@@ -53,11 +67,37 @@ type Reply =
   | { type: 'fatal'; message: string }
   | { type: 'result'; id: number; buffer: ArrayBuffer; dim: number }
   | { type: 'reranked'; id: number; hits: RerankHit[] }
+  /** A re-ranking encoded a slice of its window's texts and wants another turn. */
+  | { type: 'more'; id: number }
   | { type: 'error'; id: number; message: string };
 
+type Answer = Extract<Reply, { type: 'result' | 'reranked' }>;
+
 interface Job {
-  done: (reply: Extract<Reply, { type: 'result' | 'reranked' }>) => void;
+  request: object;
+  lane: 'question' | 'background';
+  mindId: string;
+  signal?: AbortSignal;
+  done: (reply: Answer) => void;
   fail: (err: Error) => void;
+}
+
+/** Background texts in slices of about SLICE_CHARS (at least one text each). */
+export function slices(texts: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let slice: string[] = [];
+  let chars = 0;
+  for (const text of texts) {
+    if (slice.length > 0 && chars + text.length > SLICE_CHARS) {
+      out.push(slice);
+      slice = [];
+      chars = 0;
+    }
+    slice.push(text);
+    chars += text.length;
+  }
+  if (slice.length > 0) out.push(slice);
+  return out;
 }
 
 /**
@@ -66,13 +106,18 @@ interface Job {
  * which leaves some 150 MB of garbage in that thread's heap that V8 keeps: that thread is then
  * replaced by a fresh one that reads the new cache. A thread that dies fails its jobs and is
  * started again by the next embed. An idle thread does not keep the process alive.
+ *
+ * The thread gets one job at a time from a JobQueue (questions first, minds in turn, background
+ * work in slices); a job whose caller gave up before its turn is dropped uncomputed.
  */
 export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedder & { ready(): Promise<LoadInfo> } {
-  let thread: { worker: Worker; ready: Promise<LoadInfo> } | undefined;
+  let thread: { worker: Worker; ready: Promise<LoadInfo>; loaded: boolean } | undefined;
   let dim: number | undefined;
   let nextId = 0;
   let closed = false;
-  const jobs = new Map<number, Job>();
+  const queue = new JobQueue<Job>();
+  /** The job on the thread, with the id it was sent under. */
+  let running: { id: number; job: Job } | undefined;
 
   const spawn = () => {
     const worker = new Worker(WORKER_SOURCE, {
@@ -80,12 +125,38 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       execArgv: [], // not the parent's (--test, --import): the source above sets up what it needs
       workerData: {
         cacheDir: options.cacheDir,
+        sliceChars: SLICE_CHARS,
         tsx: import.meta.resolve('tsx/esm/api'),
         entry: new URL('./local-worker.ts', import.meta.url).href,
       },
     });
     worker.unref();
     return worker;
+  };
+
+  const failAll = (err: Error) => {
+    const current = running;
+    running = undefined;
+    current?.job.fail(err);
+    for (const job of queue.drain()) job.fail(err);
+  };
+
+  /** Sends the next job the thread should do, when it is idle and loaded. */
+  const pump = () => {
+    if (running || closed || !thread?.loaded) return;
+    const { worker } = thread;
+    for (;;) {
+      const job = queue.shift();
+      if (!job) {
+        worker.unref();
+        return;
+      }
+      if (job.signal?.aborted) continue; // failed by its abort listener already
+      running = { id: ++nextId, job };
+      worker.ref(); // a job under way keeps the process waiting for its answer
+      worker.postMessage({ id: running.id, mindId: job.mindId, ...job.request });
+      return;
+    }
   };
 
   const start = () => {
@@ -96,19 +167,18 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       failed = reject;
     });
     ready.catch(() => {}); // reported to embed's callers
-    const current = { worker: spawn(), ready };
+    const current = { worker: spawn(), ready, loaded: false };
     let build: LoadInfo | undefined;
     const lost = (err: Error) => {
       failed(err);
       if (thread === current) thread = undefined;
-      for (const job of jobs.values()) job.fail(err);
-      jobs.clear();
+      failAll(err);
     };
     const listen = (worker: Worker) => {
       worker.on('message', (reply: Reply) => {
         if (reply.type === 'ready') {
           if (reply.info.built && !build) {
-            // No job has been sent yet (embed waits for ready): swap in a clean thread.
+            // No job has been sent yet (jobs wait for ready): swap in a clean thread.
             build = reply.info;
             worker.removeAllListeners();
             void worker.terminate();
@@ -119,17 +189,21 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
           const info = build ? { ...build, ms: build.ms + reply.info.ms } : reply.info;
           dim = info.dim;
           options.logger?.info({ ...info, ms: Math.round(info.ms) }, 'local embeddings loaded');
+          current.loaded = true;
           loaded(info);
+          pump();
         } else if (reply.type === 'fatal') {
           lost(new Error(`local embeddings failed to load: ${reply.message}`));
           void worker.terminate();
         } else {
-          const job = jobs.get(reply.id);
-          jobs.delete(reply.id);
-          if (jobs.size === 0) worker.unref();
-          if (!job) return;
-          if (reply.type === 'error') job.fail(new Error(`local embeddings: ${reply.message}`));
+          if (running?.id !== reply.id) return;
+          const { job } = running;
+          running = undefined;
+          if (reply.type === 'more') {
+            if (!job.signal?.aborted) queue.push(job, job.lane, job.mindId); // its next turn
+          } else if (reply.type === 'error') job.fail(new Error(`local embeddings: ${reply.message}`));
           else job.done(reply);
+          pump();
         }
       });
       worker.on('error', lost);
@@ -139,31 +213,30 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
     return current;
   };
 
-  /** Sends one request to the thread once it is ready; resolves with its answer. */
-  const send = async (request: object, signal?: AbortSignal): Promise<Parameters<Job['done']>[0]> => {
+  /** Queues one request for the thread; resolves with its answer. */
+  const send = (request: object, lane: Job['lane'], mindId: string, signal?: AbortSignal): Promise<Answer> => {
     signal?.throwIfAborted();
     if (closed) throw new Error('local embeddings: closed');
     thread ??= start();
     const current = thread;
-    await current.ready;
-    signal?.throwIfAborted();
-    const { worker } = current;
-    const id = ++nextId;
-    return new Promise((done, fail) => {
+    return new Promise<Answer>((done, fail) => {
       const onAbort = () => {
-        jobs.delete(id); // its answer, when it comes, is dropped
+        // Still queued: taken out, never computed. On the thread: its answer, when it comes, is dropped.
+        queue.remove(job);
         fail(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       const settle =
         <T>(fn: (value: T) => void) =>
         (value: T) => {
           signal?.removeEventListener('abort', onAbort);
           fn(value);
         };
-      jobs.set(id, { done: settle(done), fail: settle(fail) });
-      worker.ref(); // a job under way keeps the process waiting for its answer
-      worker.postMessage({ id, ...request });
+      const job: Job = { request, lane, mindId, signal, done: settle(done), fail: settle(fail) };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // A thread that fails to load fails its queued jobs (lost); one that loads sends them (pump).
+      current.ready.catch(() => {});
+      queue.push(job, lane, mindId);
+      pump();
     });
   };
 
@@ -177,22 +250,26 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       thread ??= start();
       return thread.ready;
     },
-    async embed(texts, signal) {
-      if (texts.length === 0) {
-        signal?.throwIfAborted();
-        if (closed) throw new Error('local embeddings: closed');
-        return [];
+    async embed(texts, signal, job) {
+      signal?.throwIfAborted();
+      if (closed) throw new Error('local embeddings: closed');
+      const lane = job?.lane ?? 'background';
+      // Background slices one after another: questions asked meanwhile go before the next slice,
+      // and a batch given up on stops at the slice under way.
+      const out: Float32Array[] = [];
+      for (const part of lane === 'background' ? slices(texts) : [[...texts]]) {
+        const reply = await send({ texts: part }, lane, job?.mindId ?? '', signal);
+        if (reply.type !== 'result') throw new Error('local embeddings: unexpected reply');
+        dim = reply.dim;
+        const packed = new Float32Array(reply.buffer);
+        for (let i = 0; i < packed.length / reply.dim; i++) out.push(packed.subarray(i * reply.dim, (i + 1) * reply.dim));
       }
-      const reply = await send({ texts: [...texts] }, signal);
-      if (reply.type !== 'result') throw new Error('local embeddings: unexpected reply');
-      dim = reply.dim;
-      const packed = new Float32Array(reply.buffer);
-      return Array.from({ length: packed.length / reply.dim }, (_, i) => packed.subarray(i * reply.dim, (i + 1) * reply.dim));
+      return out;
     },
-    async rerank(query, candidates, options = RERANK_DEFAULTS, signal) {
+    async rerank(query, candidates, options = RERANK_DEFAULTS, signal, job) {
       if (candidates.length === 0) return [];
       const plain = candidates.map(({ id, text, keywordScore, similarity }) => ({ id, text, keywordScore, similarity }));
-      const reply = await send({ rerank: { query, candidates: plain, options } }, signal);
+      const reply = await send({ rerank: { query, candidates: plain, options } }, job?.lane ?? 'question', job?.mindId ?? '', signal);
       if (reply.type !== 'reranked') throw new Error('local embeddings: unexpected reply');
       return reply.hits;
     },
@@ -200,8 +277,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       closed = true;
       const current = thread;
       thread = undefined;
-      for (const job of jobs.values()) job.fail(new Error('local embeddings: closed'));
-      jobs.clear();
+      failAll(new Error('local embeddings: closed'));
       await current?.worker.terminate();
     },
   };

@@ -5,10 +5,11 @@ import { alignerFor, type RerankCandidate, type RerankOptions } from './rerank.j
 /**
  * The local embedder's thread (started by local-embedder.ts): loads the word table once, then
  * answers { id, texts } with { id, buffer }: the texts' vectors packed in one transferred buffer,
- * and { id, rerank: { query, candidates } } with { id, hits } (rerank.ts).
+ * and { id, mindId, rerank: { query, candidates } } with { id, hits } (rerank.ts), or with { id }
+ * of type more after encoding about `sliceChars` of the window's new texts (asked again later).
  */
 const port = parentPort!;
-const { cacheDir } = workerData as { cacheDir: string };
+const { cacheDir, sliceChars } = workerData as { cacheDir: string; sliceChars: number };
 
 const loading = loadLocalModel({
   cacheDir,
@@ -18,7 +19,7 @@ loading.catch((err: unknown) => port.postMessage({ type: 'fatal', message: err i
 
 type Request =
   | { id: number; texts: string[] }
-  | { id: number; rerank: { query: string; candidates: RerankCandidate[]; options: RerankOptions } };
+  | { id: number; mindId: string; rerank: { query: string; candidates: RerankCandidate[]; options: RerankOptions } };
 
 port.on('message', async (request: Request) => {
   const { id } = request;
@@ -26,7 +27,9 @@ port.on('message', async (request: Request) => {
     const encoder = await loading;
     if ('rerank' in request) {
       const { query, candidates, options } = request.rerank;
-      port.postMessage({ type: 'reranked', id, hits: alignerFor(encoder).rerank(query, candidates, options) });
+      const aligner = alignerFor(encoder);
+      if (!aligner.prepare(candidates, request.mindId, sliceChars)) port.postMessage({ type: 'more', id });
+      else port.postMessage({ type: 'reranked', id, hits: aligner.rerank(query, candidates, options, request.mindId) });
       return;
     }
     const { texts } = request;

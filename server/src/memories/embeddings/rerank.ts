@@ -1,4 +1,8 @@
+import { ByteLru } from './byte-lru.js';
 import type { SifEncoder } from './sif.js';
+import { windowDensity } from './window-density.js';
+
+export { windowDensity };
 import { baseForms, STOP_WORDS, tokens } from './tokens.js';
 
 /**
@@ -89,16 +93,29 @@ export function alignerFor(encoder: SifEncoder): WordAligner {
   return aligner;
 }
 
-/** Texts whose sentence vector and word bag are kept: a mind's memories come back in window after window. */
-const MEMO_TEXTS = 20_000;
+/**
+ * Bytes of texts, sentence vectors and word bags kept: a mind's memories come back in window after
+ * window. About 25,000 short memories, or 3,500 of the longest (embedded texts are cut, embedding-store.ts).
+ */
+export const MEMO_BYTES = 32 * 1024 * 1024;
+
+interface Known {
+  vector: Float32Array;
+  bag?: Bag;
+}
 
 export class WordAligner {
   /** Euclidean norm of each row's int8 vector (cosines are taken on the int8 values directly). */
   private readonly norms: Float32Array;
   private readonly weights: Float32Array;
-  private readonly memo = new Map<string, { vector: Float32Array; bag?: Bag }>();
+  /** Keyed by scope (the mind) and text: one mind's texts never answer faster for another. */
+  readonly memo: ByteLru<Known>;
 
-  constructor(readonly encoder: SifEncoder) {
+  constructor(
+    readonly encoder: SifEncoder,
+    memoBytes = MEMO_BYTES,
+  ) {
+    this.memo = new ByteLru(memoBytes);
     const { dim, vectors, words } = encoder.table;
     this.norms = new Float32Array(words.length);
     for (let r = 0; r < words.length; r++) {
@@ -139,14 +156,30 @@ export class WordAligner {
   }
 
   /** A text's sentence vector and (once asked for) word bag, from the memo when it was seen lately. */
-  private known(text: string): { vector: Float32Array; bag?: Bag } {
-    let entry = this.memo.get(text);
-    if (entry)
-      this.memo.delete(text); // re-inserted last: the Map's order is the LRU order
-    else entry = { vector: this.encoder.encode(text) };
-    this.memo.set(text, entry);
-    if (this.memo.size > MEMO_TEXTS) this.memo.delete(this.memo.keys().next().value!);
+  private known(scope: string, text: string): Known {
+    const key = `${scope}\u0000${text}`;
+    let entry = this.memo.get(key);
+    if (!entry) {
+      entry = { vector: this.encoder.encode(text) };
+      this.memo.set(key, entry, entry.vector.byteLength + 64);
+    }
     return entry;
+  }
+
+  /**
+   * Encodes the candidates' texts not in the memo, until about `budgetChars` of text were encoded;
+   * true when every one is known (rerank is then cheap). The caller can serve other work between
+   * calls, so a window of long texts does not hold the thread for long in one go.
+   */
+  prepare(candidates: readonly RerankCandidate[], scope: string, budgetChars: number): boolean {
+    let spent = 0;
+    for (const c of candidates) {
+      if (this.memo.get(`${scope}\u0000${c.text}`)) continue;
+      if (spent > 0 && spent + c.text.length > budgetChars) return false;
+      this.known(scope, c.text);
+      spent += c.text.length;
+    }
+    return true;
   }
 
   /** Cosine of two rows' word vectors. */
@@ -194,12 +227,12 @@ export class WordAligner {
   }
 
   /** The candidates re-ranked, best first (ties keep the given order). */
-  rerank(query: string, candidates: readonly RerankCandidate[], options: RerankOptions = RERANK_DEFAULTS): RerankHit[] {
+  rerank(query: string, candidates: readonly RerankCandidate[], options: RerankOptions = RERANK_DEFAULTS, scope = ''): RerankHit[] {
     const n = candidates.length;
     if (n === 0) return [];
     const { dim } = this.encoder;
     const vectors = new Float32Array(n * dim);
-    const known = candidates.map((c) => this.known(c.text));
+    const known = candidates.map((c) => this.known(scope, c.text));
     known.forEach((k, i) => {
       vectors.set(k.vector, i * dim);
     });
@@ -220,7 +253,11 @@ export class WordAligner {
       const keyword = lifted / (lifted + halfPower);
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
-        known[i]!.bag ??= this.bag(c.text);
+        if (!known[i]!.bag) {
+          const bag = this.bag(c.text);
+          known[i]!.bag = bag;
+          this.memo.grow(`${scope}\u0000${c.text}`, 8 * bag.rows.length + bag.unknown.reduce((t, w) => t + 2 * w.length + 32, 0));
+        }
         const { forward, backward } = this.align(q, known[i]!.bag!, floor);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
@@ -229,56 +266,6 @@ export class WordAligner {
     scored.sort((a, b) => b.score - a.score || a.order - b.order);
     return scored.map(({ id, score }) => ({ id, score }));
   }
-}
-
-/**
- * Per row of `vectors` (n unit vectors of `dim`): the mean cosine to its k most similar other rows
- * (fewer when the window is smaller; 0 for a window of one).
- */
-export function windowDensity(vectors: Float32Array, n: number, dim: number, k: number): Float32Array {
-  const take = Math.min(k, n - 1);
-  const out = new Float32Array(n);
-  if (take <= 0) return out;
-  // Each row's best `take` cosines so far, in descending order.
-  const best = new Float32Array(n * take).fill(-Infinity);
-  const offer = (row: number, value: number) => {
-    const base = row * take;
-    if (value <= best[base + take - 1]!) return;
-    let at = take - 1;
-    while (at > 0 && best[base + at - 1]! < value) {
-      best[base + at] = best[base + at - 1]!;
-      at--;
-    }
-    best[base + at] = value;
-  };
-  for (let i = 0; i < n; i++) {
-    const oi = i * dim;
-    for (let j = i + 1; j < n; j++) {
-      const oj = j * dim;
-      // Four running sums: about twice as fast as one in V8.
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let d = 0;
-      for (; d + 3 < dim; d += 4) {
-        s0 += vectors[oi + d]! * vectors[oj + d]!;
-        s1 += vectors[oi + d + 1]! * vectors[oj + d + 1]!;
-        s2 += vectors[oi + d + 2]! * vectors[oj + d + 2]!;
-        s3 += vectors[oi + d + 3]! * vectors[oj + d + 3]!;
-      }
-      for (; d < dim; d++) s0 += vectors[oi + d]! * vectors[oj + d]!;
-      const sum = s0 + s1 + s2 + s3;
-      offer(i, sum);
-      offer(j, sum);
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    let sum = 0;
-    for (let t = 0; t < take; t++) sum += best[i * take + t]!;
-    out[i] = sum / take;
-  }
-  return out;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
