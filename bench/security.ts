@@ -5,7 +5,9 @@
 //   3. logins: GET /mind/tasks while 16 clients log in at bcrypt cost 12 (bench/logins.ts).
 //   4. screenshots: a page of commands after 20 screenshots of 1 MB (bench/screenshots.ts).
 //   5. imports: /health and another tenant while a 24 MB dry-run import runs, and 10 at once (bench/security-imports.ts).
-//   6. deleting a mind while 8 clients write to it, and right after a large import (bench/security-delete.ts).
+//   6. recall by meaning under another tenant's load: 300 memories of 64 KB written, and hybrid
+//      recalls over 1,000 of them (bench/security-embedding.ts).
+//   7. deleting a mind while 8 clients write to it, and right after a large import (bench/security-delete.ts).
 // SQLite, and PostgreSQL too when DATABASE_URL is set. Figures, not tests.
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -13,6 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { benchLogins, LOGINS_FULL, LOGINS_QUICK } from './logins.js';
 import { benchMindDelete } from './security-delete.js';
+import { benchEmbeddingFairness } from './security-embedding.js';
 import { benchImports } from './security-imports.js';
 import { benchScreenshots, SCREENSHOTS_FULL, SCREENSHOTS_QUICK } from './screenshots.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
@@ -166,6 +169,8 @@ for (const kind of databaseKinds()) {
   rows.push(...(await benchScreenshots(kind, quick ? SCREENSHOTS_QUICK : SCREENSHOTS_FULL)));
   process.stderr.write(`bench:security imports (${kind})\n`);
   rows.push(...(await benchImports(kind)));
+  process.stderr.write(`bench:security recall by meaning under another tenant's load (${kind})\n`);
+  rows.push(...(await benchEmbeddingFairness(kind)));
   process.stderr.write(`bench:security deleting a mind under writes (${kind})\n`);
   rows.push(...(await benchMindDelete(kind)));
 }
