@@ -2,6 +2,7 @@ import type { contract } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
 import type { Area } from '../area.js';
 import type { MindCaller, UserCaller } from '../http/caller.js';
+import { requestGone } from '../http/request-gone.js';
 import { TasksService } from '../tasks/service.js';
 import { TransferService } from '../transfer/service.js';
 import { ChatService } from './chat-service.js';
@@ -28,7 +29,10 @@ export function memoriesArea(ctx: AppContext, meaning: Meaning): Area<typeof con
         const { created, memory } = await memories.save(caller.mindId, body);
         return created ? { status: 201, body: memory } : { status: 200, body: memory };
       },
-      recallMemories: async ({ query, caller }) => ({ status: 200, body: await memories.recall(caller.mindId, query) }),
+      recallMemories: async ({ query, caller, res }) => ({
+        status: 200,
+        body: await memories.recall(caller.mindId, query, requestGone(res)),
+      }),
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
       exportMind: async ({ query, caller }) => ({ status: 200, body: await transfer.export(actor(caller), query) }),
       importMind: async ({ query, body, caller }) => ({

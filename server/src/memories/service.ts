@@ -178,7 +178,8 @@ export class MemoriesService {
     });
   }
 
-  async recall(mindId: string, input: RecallInput) {
+  /** `signal` aborts when the caller went away: its questions to the embedder are then dropped. */
+  async recall(mindId: string, input: RecallInput, signal?: AbortSignal) {
     const filter: RecallFilter = {
       words: [...new Set(searchWords(input.q ?? ''))],
       category: input.category,
@@ -204,11 +205,11 @@ export class MemoriesService {
     }
     const fingerprint = `${searchFingerprint(filter)}.${mode}`;
     const position = input.cursor ? decodeMeaningCursor(input.cursor, fingerprint) : { offset: 0 };
-    const vector = await this.meaning.queryVector(mindId, (input.q ?? '').trim());
+    const vector = await this.meaning.queryVector(mindId, (input.q ?? '').trim(), signal);
     const { hits, next } = await recallByMeaning(this.ctx.db, this.store.memoryRows, this.meaning.index, mindId, {
       mode,
       q: (input.q ?? '').trim(),
-      rerank: (q, candidates, postgres) => this.meaning.rerank(mindId, q, candidates, postgres),
+      rerank: (q, candidates, postgres) => this.meaning.rerank(mindId, q, candidates, postgres, signal),
       filter,
       vector,
       position,
