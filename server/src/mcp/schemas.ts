@@ -86,7 +86,7 @@ function described(name: string, schema: Schema, where: string): Schema {
 function objectForm(schema: Schema): { properties: Record<string, Schema>; required: string[] } {
   const variants = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
   if (schema.type !== 'object' && Array.isArray(variants) && variants.every((v) => v.type === 'object')) {
-    const forms = variants.map(objectForm);
+    const forms = variants.map(objectForm).map(titledByTag);
     const names = [...new Set(forms.flatMap((f) => Object.keys(f.properties)))];
     const properties = Object.fromEntries(
       names.map((name) => [name, unite(forms.flatMap((f) => (f.properties[name] ? [f.properties[name]] : [])))]),
@@ -95,6 +95,18 @@ function objectForm(schema: Schema): { properties: Record<string, Schema>; requi
   }
   if (schema.type !== 'object') throw new Error('a tool body must be a JSON object');
   return { properties: (schema.properties ?? {}) as Record<string, Schema>, required: (schema.required ?? []) as string[] };
+}
+
+/** In a variant with a tag (a property of one value, like the command's `type`), the other properties' schemas are titled by it. */
+function titledByTag(form: { properties: Record<string, Schema>; required: string[] }) {
+  const tag = Object.entries(form.properties).find(([, schema]) => Array.isArray(schema.enum) && schema.enum.length === 1);
+  if (!tag) return form;
+  const [tagName, tagSchema] = tag;
+  const when = `For ${tagName} ${JSON.stringify((tagSchema.enum as unknown[])[0])}`;
+  const properties = Object.fromEntries(
+    Object.entries(form.properties).map(([name, schema]) => [name, name === tagName ? schema : { title: when, ...schema }]),
+  );
+  return { ...form, properties };
 }
 
 /** One schema for what several variants allow at one property: enums joined, else `anyOf` the distinct ones. */
@@ -106,7 +118,7 @@ function unite(schemas: Schema[]): Schema {
   }
   return {
     anyOf: distinct.map(({ description: _, ...rest }) => rest),
-    description: 'One of the forms below, as the description of the tool says.',
+    description: distinct.every((s) => s.title) ? 'One of these forms: the title of each says when it applies.' : 'One of these forms.',
   };
 }
 
