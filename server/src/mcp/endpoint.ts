@@ -10,7 +10,7 @@ import { hasBody, readJsonBody } from '../http/body.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RawRequest } from '../http/request-log.js';
 import type { ApiRequest } from '../http/router.js';
-import { buildTools, errorResultOf, type Invoke, resultOf, routeInputOf } from './tools.js';
+import { buildTools, errorResultOf, type Invoke, runTool, type ToolResult } from './tools.js';
 
 /** `/mcp`, as the pipeline matches paths: any case, an optional trailing slash, the query and a #fragment ignored. */
 export const isMcpPath = (url: string | undefined) => /^\/mcp\/?(?:[?#]|$)/i.test(url ?? '');
@@ -62,10 +62,9 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
       const tool = byName.get(request.params.name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
       if (!call) throw new ProtocolError(ProtocolErrorCode.InternalError, 'No caller for this request');
-      let result: ReturnType<typeof resultOf>;
+      let result: ToolResult;
       try {
-        const input = routeInputOf(tool.places, request.params.arguments ?? {});
-        result = resultOf(tool, await options.invoke(tool.key, input, call.caller, call.req, call.res));
+        result = await runTool(tool, request.params.arguments ?? {}, options.invoke, call.caller, call.req, call.res);
       } catch (err) {
         result = errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req));
       }

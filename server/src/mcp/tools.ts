@@ -7,36 +7,12 @@ import type { RouteAnswer, RouteInput } from '../http/pipeline.js';
 import type { ApiRequest } from '../http/router.js';
 import { type ArgumentPlaces, inputOf, type OpenApiOperation, outputOf } from './schemas.js';
 import { MCP_TOOLS, type RouteKey, toolName } from './table.js';
+import type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
+import { addWait, awaitCommand, waitOf } from './wait.js';
+
+export type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
 
 type Schema = Record<string, unknown>;
-
-/** A tool as `tools/list` answers it. */
-export interface ToolDefinition {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: Schema & { type: 'object' };
-  outputSchema?: Schema & { type: 'object' };
-  annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
-}
-
-/** A tool and the route it runs. */
-export interface McpTool {
-  key: string;
-  definition: ToolDefinition;
-  places: ArgumentPlaces;
-}
-
-type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string };
-export interface ToolResult {
-  [key: string]: unknown;
-  content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
-
-/** Runs a contract route for a caller: the pipeline's `invoke`. */
-export type Invoke = (key: string, input: RouteInput, caller: MindCaller, req: ApiRequest, res: ServerResponse) => Promise<RouteAnswer>;
 
 /** Every tool of MCP_TOOLS, built once from the contract and its OpenAPI document. */
 export function buildTools(): McpTool[] {
@@ -75,7 +51,24 @@ export function buildTools(): McpTool[] {
       },
     });
   }
+  addWait(tools);
   return tools;
+}
+
+/** Runs a tool call: its arguments to the route's request, the route through the pipeline, the answer as a tool result. */
+export async function runTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  invoke: Invoke,
+  caller: MindCaller,
+  req: ApiRequest,
+  res: ServerResponse,
+) {
+  const { wait, ...routeArgs } = args;
+  const seconds = tool.waits ? waitOf(wait) : 0;
+  let answer = await invoke(tool.key, routeInputOf(tool.places, tool.waits ? routeArgs : args), caller, req, res);
+  if (seconds > 0) answer = await awaitCommand(invoke, args.id, answer, seconds, caller, req, res);
+  return resultOf(tool, answer);
 }
 
 /** A query value as the URL would carry it: the route's query schema reads text (numbers as their decimal digits). */
