@@ -210,6 +210,7 @@ describe('MCP at /mcp', () => {
         assert.equal(res.body.statusCode, 401);
         assert.equal(typeof res.body.message, 'string');
         assert.match(res.headers['www-authenticate'] ?? '', /^Bearer\b/);
+        if (!('Authorization' in auth)) assert.match(res.body.details[0].message, /Authorization: Bearer mk_/);
       }
       // The query form of the Mind Key is not taken here.
       const { mindKey } = await svc.mind();

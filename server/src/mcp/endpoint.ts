@@ -91,8 +91,12 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
       caller = (await options.authenticator.authenticate({ headers: req.headers, ip: request.ip }, res, 'mindKey')) as MindCaller;
     } catch (err) {
       if (hasBody(req)) res.setHeader('Connection', 'close');
-      if (err instanceof ApiError && err.statusCode === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="mind-service"');
-      throw err;
+      if (!(err instanceof ApiError) || err.statusCode !== 401) throw err;
+      res.setHeader('WWW-Authenticate', 'Bearer realm="mind-service"');
+      // The authenticator's hint names `?key=` too, which /mcp does not take.
+      const hint =
+        req.headers.authorization === undefined ? 'this endpoint needs the Mind Key as `Authorization: Bearer mk_...`' : undefined;
+      throw hint ? new ApiError(401, err.message, { ...err.extra, details: [{ path: 'headers.authorization', message: hint }] }) : err;
     }
     const isJson = /^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '');
     const parsed = req.method === 'POST' && isJson ? await readJsonBody(request, res, bodyLimit) : undefined;
