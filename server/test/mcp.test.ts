@@ -9,7 +9,8 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { setMindDisabled } from '../src/minds/store.js';
-import { bearer, useService } from './harness.js';
+import { registerComputer } from './computers/helpers.js';
+import { bearer, startService, useService } from './harness.js';
 
 const TOOL_NAMES = [
   'store_memory',
@@ -217,6 +218,39 @@ describe('MCP at /mcp', () => {
       await svc.http.post(`/mcp?key=${mindKey}`).set('Accept', 'application/json, text/event-stream').send(initialize).expect(401);
     });
 
+    test("the account's JWT and a Computer Token are the wrong kind of credential here: 401", async () => {
+      const { jwt, mindKey } = await svc.mind();
+      const { token } = await registerComputer(svc, mindKey);
+      for (const credential of [jwt, token]) {
+        const res = await svc.http
+          .post('/mcp')
+          .set(bearer(credential))
+          .set('Accept', 'application/json, text/event-stream')
+          .send(initialize)
+          .expect(401);
+        assert.match(res.body.details[0].message, /Mind Key/);
+      }
+    });
+
+    test('GET and DELETE /mcp (2025 session operations) are 405 for a stateless server, after the credential check', async () => {
+      const { auth } = await svc.mind();
+      await svc.http.get('/mcp').set('Accept', 'text/event-stream').expect(401);
+      await svc.http.get('/mcp').set(auth).set('Accept', 'text/event-stream').expect(405);
+      await svc.http.delete('/mcp').set(auth).expect(405);
+    });
+
+    test('an unknown tool is a JSON-RPC error naming it; the connection goes on', async () => {
+      const { mindKey } = await svc.mind();
+      const client = await v2Client(mindKey);
+      try {
+        await assert.rejects(client.callTool({ name: 'drop_database', arguments: {} }), /Unknown tool drop_database/);
+        const listed = await client.callTool({ name: 'list_tasks', arguments: {} });
+        assert.notEqual(listed.isError, true);
+      } finally {
+        await client.close();
+      }
+    });
+
     test('the official clients fail to connect without the key', async () => {
       await assert.rejects(v1Client('mk_wrong'));
       await assert.rejects(v2Client('mk_wrong'));
@@ -244,5 +278,18 @@ describe('MCP at /mcp', () => {
       assert.equal(res.status, 413);
       assert.equal(res.body.statusCode, 413);
     });
+  });
+
+  test('while the service drains, /mcp answers 503 like every route', async () => {
+    const draining = await startService();
+    try {
+      const { auth } = await draining.mind();
+      draining.ctx.state = 'draining';
+      const res = await draining.http.post('/mcp').set(auth).set('Accept', 'application/json, text/event-stream').send({});
+      assert.equal(res.status, 503);
+      assert.equal(res.headers['retry-after'], '5');
+    } finally {
+      await draining.stop();
+    }
   });
 });
