@@ -1,6 +1,7 @@
 // The MCP tool table covers the contract: every route is a tool or says why not, so a new route cannot
 // be forgotten (the table's type already refuses to compile without it; this checks the running list).
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { contract, listRoutes } from '@mindservice/contract';
 import { MCP_TOOLS } from '../src/mcp/table.js';
@@ -36,5 +37,18 @@ describe('the MCP tool table', () => {
       const routed = [...tool.places.path, ...tool.places.query];
       if (!tool.places.body) assert.deepEqual(Object.keys(properties).sort(), routed.sort(), tool.definition.name);
     }
+  });
+
+  test('docs/mcp.md lists exactly the tools, with their arguments and kind', () => {
+    const guide = readFileSync(new URL('../../docs/mcp.md', import.meta.url), 'utf8');
+    const rows = [...guide.matchAll(/^\| `([a-z_]+)` \| [^|]+ \| ([^|]+) \| ([a-z-]+) \|$/gm)].map(
+      (m) => `${m[1]} ${m[2]?.trim()} ${m[3]}`,
+    );
+    const tools = buildTools().map(({ definition: { name, inputSchema, annotations } }) => {
+      const args = Object.keys(inputSchema.properties as object).map((p) => `\`${p}\``);
+      const kind = annotations.readOnlyHint ? 'read-only' : annotations.destructiveHint ? 'destructive' : 'writes';
+      return `${name} ${args.join(', ') || '-'} ${kind}`;
+    });
+    assert.deepEqual(rows, tools, 'the table in docs/mcp.md has drifted from tools/list');
   });
 });
