@@ -12,7 +12,7 @@ import { WalCheckpointer } from './db/checkpointer.js';
 import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
-import { ApiError, errorMiddleware, notFoundMiddleware, sendError } from './http/errors.js';
+import { ApiError, answerError, errorMiddleware, notFoundMiddleware, sendError } from './http/errors.js';
 import { corsFor, setApiHeaders, setDocsHeaders } from './http/headers.js';
 import { createPipeline } from './http/pipeline.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
@@ -20,6 +20,7 @@ import { type RawRequest, requestLog } from './http/request-log.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
+import { isMcpPath, mcpEndpoint } from './mcp/endpoint.js';
 import { memoriesArea } from './memories/handlers.js';
 import { Meaning } from './memories/meaning.js';
 import { mindsArea } from './minds/handlers.js';
@@ -116,11 +117,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
   const logRequest = requestLog(log, ipOf);
   const handlers = Object.fromEntries(Object.entries(areas).map(([name, area]) => [name, area.handlers]));
-  const route = createPipeline(contract, handlers, createAuthenticator(ctx), {
+  const authenticator = createAuthenticator(ctx);
+  const route = createPipeline(contract, handlers, authenticator, {
     validateResponses: config.validateResponses,
     ipOf,
     onUnexpected: unexpected,
   });
+  // The same routes as MCP tools, at /mcp (DESIGN section 10).
+  const mcp = mcpEndpoint(ctx, { authenticator, invoke: route.invoke, ipOf, onUnexpected: unexpected });
   const answerCors = corsFor(config.corsOrigins);
   const handle = (req: RawRequest, res: ServerResponse) => {
     logRequest(req, res);
@@ -135,6 +139,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
       );
     }
+    if (isMcpPath(req.url)) return mcp(req, res, (err) => answerError(err, req, res, unexpected));
     const serve = route(req);
     if (serve) return serve(res);
     setDocsHeaders(res);

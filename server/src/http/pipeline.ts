@@ -24,6 +24,19 @@ interface CompiledRoute {
   bodyLimit: number;
 }
 
+/** A request's parts before validation: what the URL and body gave, or what an MCP tool call's arguments gave. */
+export interface RouteInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+}
+
+/** A route's answer as data: JSON (validated when configured), nothing (204), or bytes of `contentType`. */
+export type RouteAnswer =
+  | { status: number; kind: 'json'; body: unknown }
+  | { status: number; kind: 'empty' }
+  | { status: number; kind: 'bytes'; contentType: string; body: Buffer };
+
 export interface PipelineOptions {
   validateResponses: boolean;
   /** The client's address under the trust-proxy setting (`?key=` and failed logins are limited by it). */
@@ -70,6 +83,7 @@ const decodeParam = (name: string, raw: string) => {
  */
 export function createPipeline(contract: AppRouter, implementation: object, auth: Authenticator, options: PipelineOptions) {
   const byMethod = new Map<string, CompiledRoute[]>();
+  const byKey = new Map<string, CompiledRoute>();
   for (const { key, route, metadata } of listRoutes(contract) as ContractRoute[]) {
     const compiled: CompiledRoute = {
       key,
@@ -79,12 +93,39 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
       bodyLimit: bodyLimitOf(route),
       ...compilePath(route.path),
     };
+    byKey.set(key, compiled);
     const methods = route.method === 'GET' ? ['GET', 'HEAD'] : [route.method];
     for (const method of methods) byMethod.set(method, [...(byMethod.get(method) ?? []), compiled]);
   }
 
+  /** Validates a request's parts against the route and runs its handler: the same for HTTP and for MCP tool calls. */
+  async function run(compiled: CompiledRoute, input: RouteInput, caller: Caller, req: ApiRequest, res: ServerResponse) {
+    const { route } = compiled;
+    const failures: Array<[string, ZodError]> = [];
+    const check = (location: string, data: unknown, schema: unknown) => {
+      const result = checkZodSchema(data, schema);
+      if (!result.success) failures.push([location, result.error]);
+      return result.success ? result.data : undefined;
+    };
+    const validParams = check('params', input.params, route.pathParams);
+    const validQuery = check('query', input.query, route.query);
+    // A route whose handler checks its body itself (in pieces: a whole-mind import) gets it as sent.
+    const validBody = check('body', input.body, 'body' in route && compiled.metadata.bodyCheckedByHandler !== true ? route.body : null);
+    if (failures.length > 0) throw validationError(failures);
+
+    return compiled.handler({
+      params: validParams,
+      query: validQuery,
+      body: validBody,
+      headers: req.headers,
+      caller,
+      req,
+      res,
+    });
+  }
+
   async function serve(compiled: CompiledRoute, match: RegExpExecArray, query: string, req: ApiRequest, res: ServerResponse) {
-    const { route, metadata } = compiled;
+    const { metadata } = compiled;
     const params: Record<string, string> = {};
     compiled.paramNames.forEach((name, i) => {
       params[name] = decodeParam(name, match[i + 1] ?? '');
@@ -105,46 +146,45 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     // A route whose handler checks its body does so in pieces, checkJson included (a whole-mind import).
     const handlerChecks = metadata.bodyCheckedByHandler === true;
     const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit, !handlerChecks) : undefined;
+    const answer = await answerOf(compiled, await run(compiled, { params, query: req.query, body: rawBody }, caller, req, res));
+    res.statusCode = answer.status;
+    if (answer.kind === 'empty') return void res.end();
+    if (answer.kind === 'bytes') {
+      res.setHeader('Content-Type', answer.contentType);
+      return void res.end(answer.body);
+    }
+    sendJson(res, answer.status, answer.body);
+  }
 
-    const failures: Array<[string, ZodError]> = [];
-    const check = (location: string, data: unknown, schema: unknown) => {
-      const result = checkZodSchema(data, schema);
-      if (!result.success) failures.push([location, result.error]);
-      return result.success ? result.data : undefined;
-    };
-    const validParams = check('params', params, route.pathParams);
-    const validQuery = check('query', req.query, route.query);
-    const validBody = check('body', rawBody, 'body' in route && !handlerChecks ? route.body : null);
-    if (failures.length > 0) throw validationError(failures);
-
-    const result = await compiled.handler({
-      params: validParams,
-      query: validQuery,
-      body: validBody,
-      headers: req.headers,
-      caller,
-      req,
-      res,
-    });
+  function answerOf(compiled: CompiledRoute, result: { status: number | string; body: unknown }): RouteAnswer {
+    const { route } = compiled;
     const status = Number(result.status);
     const declared = route.responses[status];
-    if (declared !== undefined && isAppRouteNoBody(declared)) {
-      res.statusCode = status;
-      return void res.end();
-    }
+    if (declared !== undefined && isAppRouteNoBody(declared)) return { status, kind: 'empty' };
     if (declared !== undefined && isAppRouteOtherResponse(declared)) {
-      res.statusCode = status;
-      res.setHeader('Content-Type', declared.contentType);
-      return void res.end(result.body as Buffer);
+      return { status, kind: 'bytes', contentType: declared.contentType, body: result.body as Buffer };
     }
     const body = options.validateResponses
       ? validateResponse({ appRoute: route, response: { status, body: result.body } }).body
       : result.body;
-    sendJson(res, status, body);
+    return { status, kind: 'json', body };
+  }
+
+  /**
+   * Runs the route `key` for a caller its transport authenticated (the MCP endpoint): the same
+   * validation, handler and answer as over HTTP, without a URL. Throws the ApiError HTTP would answer.
+   */
+  async function invoke(key: string, input: RouteInput, caller: Caller, req: ApiRequest, res: ServerResponse): Promise<RouteAnswer> {
+    const compiled = byKey.get(key);
+    if (!compiled) throw new Error(`No route ${key}`);
+    checkJson(input.params, 'params');
+    checkJson(input.query, 'query');
+    checkJson(input.body, 'body');
+    return answerOf(compiled, await run(compiled, input, caller, req, res));
   }
 
   /** The server for this request if it addresses a contract route, else undefined (Express takes it). */
-  return (req: RawRequest): ((res: ServerResponse) => void) | undefined => {
+  const routeFor = (req: RawRequest): ((res: ServerResponse) => void) | undefined => {
     const routes = byMethod.get(req.method ?? '');
     if (!routes) return undefined;
     // As Express reads it: a #fragment is no part of the path or the query.
@@ -163,4 +203,5 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     }
     return undefined;
   };
+  return Object.assign(routeFor, { invoke });
 }

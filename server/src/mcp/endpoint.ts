@@ -1,0 +1,115 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyLimitOf, contract, DEFAULT_BODY_LIMIT, listRoutes } from '@mindservice/contract';
+import { API_VERSION } from '@mindservice/contract/openapi';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { type AuthInfo, createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { AppContext } from '../context.js';
+import { ApiError } from '../http/api-error.js';
+import type { Authenticator } from '../http/auth.js';
+import { hasBody, readJsonBody } from '../http/body.js';
+import type { MindCaller } from '../http/caller.js';
+import type { RawRequest } from '../http/request-log.js';
+import type { ApiRequest } from '../http/router.js';
+import { buildTools, errorResultOf, type Invoke, runTool, type ToolResult } from './tools.js';
+
+/** `/mcp`, as the pipeline matches paths: any case, an optional trailing slash, the query and a #fragment ignored. */
+export const isMcpPath = (url: string | undefined) => /^\/mcp\/?(?:[?#]|$)/i.test(url ?? '');
+
+const INSTRUCTIONS =
+  "Tools for one mind of Mind Service: its memories (store, recall, update), tasks, chat, scripts and remote computers. Every tool acts on the mind whose Mind Key authenticated this connection; ids of another mind's data are not found.";
+
+/** What a tool call needs of its HTTP request, passed to the per-request MCP server as `authInfo.extra`. */
+interface CallContext {
+  caller: MindCaller;
+  req: ApiRequest;
+  res: ServerResponse;
+}
+
+export interface McpEndpointOptions {
+  authenticator: Authenticator;
+  invoke: Invoke;
+  ipOf: (req: IncomingMessage) => string;
+  onUnexpected: (err: unknown, req: RawRequest) => void;
+}
+
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP, both generations (the 2025 revisions with
+ * `initialize`, served statelessly, and 2026-07-28), by the official SDK's `createMcpHandler`. The
+ * Mind Key is checked by the one authenticator before any JSON-RPC is read; each tool call runs its
+ * contract route through the pipeline (`invoke`) as that mind.
+ */
+export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
+  const tools = buildTools();
+  const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const definitions = tools.map((tool) => tool.definition);
+  // The largest body any tool's route reads, so a call can carry what the route itself would take.
+  const bodyLimit = Math.max(
+    DEFAULT_BODY_LIMIT,
+    ...listRoutes(contract)
+      .filter((r) => tools.some((t) => t.key === r.key))
+      .map((r) => bodyLimitOf(r.route)),
+  );
+  const reportSdkError = (err: Error) => ctx.log.debug({ err }, 'mcp: request refused by the protocol layer');
+
+  const serverFor = (authInfo: AuthInfo | undefined) => {
+    const call = authInfo?.extra as CallContext | undefined;
+    const server = new Server(
+      { name: 'mind-service', version: API_VERSION },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools: definitions }));
+    server.setRequestHandler('tools/call', async (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
+      if (!call) throw new ProtocolError(ProtocolErrorCode.InternalError, 'No caller for this request');
+      let result: ToolResult;
+      try {
+        result = await runTool(tool, request.params.arguments ?? {}, options.invoke, call.caller, call.req, call.res);
+      } catch (err) {
+        result = errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req));
+      }
+      return server.projectCallToolResult(result, tool.definition.outputSchema);
+    });
+    return server;
+  };
+
+  const handler = createMcpHandler(({ authInfo }) => serverFor(authInfo), {
+    legacy: 'stateless',
+    maxRequestBodySize: bodyLimit,
+    onerror: reportSdkError,
+  });
+  const serveMcp = toNodeHandler(handler, { maxRequestBodySize: bodyLimit, onerror: reportSdkError });
+  ctx.onClose(() => handler.close());
+
+  async function serve(req: RawRequest, res: ServerResponse) {
+    const request = req as ApiRequest & { auth?: AuthInfo };
+    request.ip = options.ipOf(req);
+    request.query = {};
+    let caller: MindCaller;
+    try {
+      // The header only: a Mind Key in the URL would end up in client logs and histories.
+      caller = (await options.authenticator.authenticate({ headers: req.headers, ip: request.ip }, res, 'mindKey')) as MindCaller;
+    } catch (err) {
+      if (hasBody(req)) res.setHeader('Connection', 'close');
+      if (!(err instanceof ApiError) || err.statusCode !== 401) throw err;
+      res.setHeader('WWW-Authenticate', 'Bearer realm="mind-service"');
+      // The authenticator's hint names `?key=` too, which /mcp does not take.
+      const hint =
+        req.headers.authorization === undefined ? 'this endpoint needs the Mind Key as `Authorization: Bearer mk_...`' : undefined;
+      throw hint ? new ApiError(401, err.message, { ...err.extra, details: [{ path: 'headers.authorization', message: hint }] }) : err;
+    }
+    const isJson = /^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '');
+    const parsed = req.method === 'POST' && isJson ? await readJsonBody(request, res, bodyLimit) : undefined;
+    request.auth = {
+      token: 'mind-key',
+      clientId: caller.mindId,
+      scopes: [],
+      extra: { caller, req: request, res } satisfies CallContext as never,
+    };
+    await serveMcp(request, res, parsed);
+  }
+
+  return (req: RawRequest, res: ServerResponse, onError: (err: unknown) => void) => {
+    serve(req, res).catch(onError);
+  };
+}

@@ -1,0 +1,123 @@
+import type { ServerResponse } from 'node:http';
+import { contract, isIdempotent, listRoutes } from '@mindservice/contract';
+import { buildOpenApiDocument } from '@mindservice/contract/openapi';
+import { apiErrorOf, errorBody, internalError } from '../http/errors.js';
+import type { MindCaller } from '../http/caller.js';
+import type { RouteAnswer, RouteInput } from '../http/pipeline.js';
+import type { ApiRequest } from '../http/router.js';
+import { type ArgumentPlaces, inputOf, type OpenApiOperation, outputOf } from './schemas.js';
+import { MCP_TOOLS, type RouteKey, toolName } from './table.js';
+import type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
+import { addWait, awaitCommand, waitOf } from './wait.js';
+
+export type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
+
+type Schema = Record<string, unknown>;
+
+/** Every tool of MCP_TOOLS, built once from the contract and its OpenAPI document. */
+export function buildTools(): McpTool[] {
+  const document = buildOpenApiDocument() as unknown as {
+    paths: Record<string, Record<string, OpenApiOperation>>;
+    components?: { schemas?: Record<string, Schema> };
+  };
+  const components = document.components?.schemas ?? {};
+  const tools: McpTool[] = [];
+  for (const { key, name, route } of listRoutes(contract)) {
+    const effect = MCP_TOOLS[key as RouteKey];
+    if (effect === undefined) throw new Error(`route ${key} is not classified in MCP_TOOLS`);
+    if (typeof effect !== 'string') continue;
+    const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+    if (!operation) throw new Error(`route ${key} is not in the OpenAPI document`);
+    const input = inputOf(operation, components);
+    const output = outputOf(operation, components);
+    const description = [route.summary, route.description, input.bodyDescription].filter(Boolean).join('\n\n');
+    tools.push({
+      key,
+      places: input.places,
+      definition: {
+        name: toolName(name),
+        title: route.summary,
+        description,
+        inputSchema: input.schema as ToolDefinition['inputSchema'],
+        ...(output ? { outputSchema: output as ToolDefinition['outputSchema'] } : {}),
+        annotations: {
+          title: route.summary,
+          readOnlyHint: effect === 'read',
+          destructiveHint: effect === 'delete',
+          idempotentHint: effect === 'read' || isIdempotent(route),
+          // Acts on this service's own data only.
+          openWorldHint: false,
+        },
+      },
+    });
+  }
+  addWait(tools);
+  return tools;
+}
+
+/** Runs a tool call: its arguments to the route's request, the route through the pipeline, the answer as a tool result. */
+export async function runTool(
+  tool: McpTool,
+  args: Record<string, unknown>,
+  invoke: Invoke,
+  caller: MindCaller,
+  req: ApiRequest,
+  res: ServerResponse,
+) {
+  const { wait, ...routeArgs } = args;
+  const seconds = tool.waits ? waitOf(wait) : 0;
+  let answer = await invoke(tool.key, routeInputOf(tool.places, tool.waits ? routeArgs : args), caller, req, res);
+  if (seconds > 0) answer = await awaitCommand(invoke, args.id, answer, seconds, caller, req, res);
+  return resultOf(tool, answer);
+}
+
+/** A query value as the URL would carry it: the route's query schema reads text (numbers as their decimal digits). */
+const asQueryText = (value: unknown): unknown =>
+  typeof value === 'number' || typeof value === 'boolean' ? String(value) : Array.isArray(value) ? value.map(asQueryText) : value;
+
+/** The route's request parts from a tool call's arguments. */
+export function routeInputOf(places: ArgumentPlaces, args: Record<string, unknown>): RouteInput {
+  const input: RouteInput = { params: {}, query: {}, body: places.body ? {} : undefined };
+  for (const [name, value] of Object.entries(args)) {
+    if (places.path.includes(name)) input.params[name] = value;
+    else if (places.query.includes(name)) {
+      if (value !== undefined) input.query[name] = asQueryText(value);
+    } else if (places.body) (input.body as Record<string, unknown>)[name] = value;
+  }
+  return input;
+}
+
+/** A route's answer as a tool result: JSON as structured content and as text, a PNG as an image. */
+export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
+  if (answer.kind === 'bytes') {
+    if (answer.contentType.startsWith('image/')) {
+      return { content: [{ type: 'image', data: answer.body.toString('base64'), mimeType: answer.contentType }] };
+    }
+    return { content: [{ type: 'text', text: answer.body.toString('base64') }] };
+  }
+  if (answer.kind === 'empty') return { content: [{ type: 'text', text: `Done: ${tool.definition.title ?? tool.definition.name}.` }] };
+  const body = answer.body as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+}
+
+/**
+ * What a failed call answers: a result with `isError` whose text is the error object's message (the
+ * model reads it and corrects the call), then the whole error object. Unexpected failures are
+ * reported to `onUnexpected` and answered as HTTP would answer them.
+ */
+export function errorResultOf(err: unknown, onUnexpected: (err: unknown) => void): ToolResult {
+  const error = apiErrorOf(err);
+  let apiError = error && error !== 'aborted' ? error : undefined;
+  if (!apiError) {
+    onUnexpected(err);
+    apiError = internalError();
+  }
+  const body = errorBody(apiError.statusCode, apiError.message, apiError.extra);
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: body.message },
+      { type: 'text', text: JSON.stringify(body) },
+    ],
+  };
+}

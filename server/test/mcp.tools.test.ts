@@ -1,0 +1,157 @@
+// Every MCP tool called once through an official client over real HTTP, its effect checked through
+// REST; `screenshot` with a simulated agent answers MCP image content; every tool schema is valid
+// JSON Schema 2020-12 with an object at the top.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { buildTools } from '../src/mcp/tools.js';
+import { PNG_1X1, poll, postResult, registerComputer } from './computers/helpers.js';
+import { bearer, useService } from './harness.js';
+
+const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
+
+interface CallResult {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
+  structuredContent?: Record<string, unknown>;
+}
+interface McpClient {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+describe('MCP tools, each called once', () => {
+  const svc = useService();
+  let server: Server;
+  let url: URL;
+
+  before(async () => {
+    server = createServer(svc.app);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  });
+  after(() => new Promise<void>((done) => server.close(() => done())));
+
+  const clients: Array<[string, (key: string) => Promise<McpClient>]> = [
+    [
+      'v1 client',
+      async (key) => {
+        const client = new ClientV1({ name: 'mind-test-v1', version: '1.0.0' });
+        await client.connect(new TransportV1(url, { requestInit: { headers: bearer(key) } }));
+        return client as unknown as McpClient;
+      },
+    ],
+    [
+      'v2 client',
+      async (key) => {
+        const client = new ClientV2({ name: 'mind-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await client.connect(new TransportV2(url, { requestInit: { headers: bearer(key) } }));
+        return client as unknown as McpClient;
+      },
+    ],
+  ];
+
+  for (const [label, connect] of clients) {
+    test(`${label}: every tool does what its REST route does`, async () => {
+      const { mindKey, auth } = await svc.mind();
+      const { computerId, token } = await registerComputer(svc, mindKey);
+      const client = await connect(mindKey);
+      const called = new Set<string>();
+      const call = async (name: string, args: Record<string, unknown> = {}) => {
+        called.add(name);
+        const result = await client.callTool({ name, arguments: args });
+        assert.notEqual(result.isError, true, `${name}: ${result.content[0]?.text}`);
+        return result.structuredContent as Record<string, unknown> & { id: string };
+      };
+      const get = async (path: string, status = 200) => (await svc.http.get(path).set(auth).expect(status)).body;
+      try {
+        // Memories.
+        const memory = await call('store_memory', { category: 'fact', content: 'The studio is on the third floor', tags: ['place'] });
+        assert.equal((await get(`/memory/${memory.id}`)).content, 'The studio is on the third floor');
+        assert.equal((await call('get_memory', { id: memory.id })).id, memory.id);
+        assert.match(JSON.stringify(await call('recall_memories', { q: 'studio', limit: 5 })), new RegExp(memory.id));
+        await call('update_memory', { id: memory.id, content: 'The studio is on the fourth floor' });
+        assert.equal((await get(`/memory/${memory.id}`)).content, 'The studio is on the fourth floor');
+        assert.equal((await call('memory_stats')).total, (await get('/memory/stats')).total);
+        await call('delete_memory', { id: memory.id });
+        await get(`/memory/${memory.id}`, 404);
+
+        // Tasks.
+        const task = await call('create_task', { title: 'Tune the piano' });
+        assert.equal((await get(`/mind/task/${task.id}`)).title, 'Tune the piano');
+        assert.equal((await call('get_task', { id: task.id })).title, 'Tune the piano');
+        await call('update_task', { id: task.id, priority: 'critical' });
+        assert.equal((await get(`/mind/task/${task.id}`)).priority, 'critical');
+        assert.equal(((await call('list_tasks', { status: 'pending' })).tasks as unknown[]).length, 1);
+        await call('complete_task', { id: task.id });
+        assert.equal((await get(`/mind/task/${task.id}`)).status, 'done');
+        await call('delete_task', { id: task.id });
+        await get(`/mind/task/${task.id}`, 404);
+
+        // Chat.
+        const message = await call('post_chat_message', { role: 'agent', content: 'Piano tuned.', thread: 'music' });
+        assert.equal((await get('/mind/chat?thread=music')).messages[0].id, message.id);
+        assert.equal(((await call('list_chat_messages', { thread: 'music', limit: 10 })).messages as unknown[]).length, 1);
+
+        // Scripts.
+        const script = await call('create_script', { name: 'tune', language: 'python', content: 'print("A4 = 440 Hz")' });
+        assert.equal((await get(`/mind/scripts/${script.id}`)).name, 'tune');
+        assert.equal((await call('get_script', { id: script.id })).name, 'tune');
+        await call('update_script', { id: script.id, content: 'print("A4 = 442 Hz")' });
+        assert.equal((await get(`/mind/scripts/${script.id}`)).content, 'print("A4 = 442 Hz")');
+        assert.equal(((await call('list_scripts', { limit: 10 })).scripts as unknown[]).length, 1);
+
+        // Computers.
+        const computers = (await call('list_computers')).computers as Array<{ id: string }>;
+        assert.deepEqual(
+          computers.map((c) => c.id),
+          [computerId],
+        );
+        const queued = await call('queue_command', { id: computerId, type: 'move', payload: { x: 10, y: 20 } });
+        const commandId = queued.command_id as string;
+        assert.equal((await get(`/computers/${computerId}/commands/${commandId}`)).type, 'move');
+        assert.equal((await call('get_command', { id: computerId, cid: commandId })).status, 'queued');
+
+        // The screenshot waits for the agent; the simulated agent polls and answers a PNG.
+        called.add('screenshot');
+        const shot = client.callTool({ name: 'screenshot', arguments: { id: computerId } });
+        let screenshotCommand: { command_id: string; type: string } | undefined;
+        for (let i = 0; i < 5 && !screenshotCommand; i++)
+          screenshotCommand = (await poll(svc, token, 5)).find((c) => c.type === 'screenshot');
+        assert.ok(screenshotCommand, 'the agent got the screenshot command');
+        await postResult(svc, token, screenshotCommand.command_id, {
+          status: 'done',
+          result: { screenshot_b64: PNG_1X1.toString('base64'), width: 1, height: 1 },
+        });
+        const image = await shot;
+        assert.notEqual(image.isError, true, image.content[0]?.text);
+        assert.deepEqual(image.content, [{ type: 'image', mimeType: 'image/png', data: PNG_1X1.toString('base64') }]);
+      } finally {
+        await client.close();
+      }
+      assert.deepEqual(
+        [...called].sort(),
+        buildTools()
+          .map((t) => t.definition.name)
+          .sort(),
+        'every tool was called',
+      );
+    });
+  }
+
+  test('every input and output schema compiles as JSON Schema 2020-12 (strict), with an object at the top', () => {
+    const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false });
+    for (const { definition } of buildTools()) {
+      for (const schema of [definition.inputSchema, definition.outputSchema]) {
+        if (!schema) continue;
+        assert.equal(schema.type, 'object', definition.name);
+        assert.doesNotThrow(() => ajv.compile(schema), definition.name);
+      }
+    }
+  });
+});
