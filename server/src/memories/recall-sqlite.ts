@@ -55,18 +55,16 @@ interface MindStatistics {
  */
 async function mindStatistics(conn: Conn, mindId: string, words: string[]): Promise<MindStatistics> {
   const prefix = mindPrefix(mindId);
-  const [mind] = await runSql<{ memories: number; words: number }>(
+  // One statement: recall runs it for every question.
+  const counts = words.map((_, i) => `, (SELECT doc FROM memories_fts_words WHERE term = ?) AS w${i}`).join('');
+  const [row] = await runSql<Record<string, number | null>>(
     conn,
-    'SELECT memories, words FROM memory_search_stats WHERE mind_id = ?',
-    [mindId],
+    `SELECT s.memories, s.words${counts} FROM (SELECT 1) LEFT JOIN memory_search_stats s ON s.mind_id = ?`,
+    [...words.map((w) => prefix + w), mindId],
   );
-  const holding = new Map<string, number>();
-  for (const word of words) {
-    const [row] = await runSql<{ doc: number }>(conn, 'SELECT doc FROM memories_fts_words WHERE term = ?', [prefix + word]);
-    holding.set(word, row?.doc ?? 0);
-  }
-  const memories = mind?.memories ?? 0;
-  return { memories, averageWords: memories > 0 ? mind!.words / memories || 1 : 1, holding };
+  const memories = row?.memories ?? 0;
+  const holding = new Map(words.map((w, i) => [w, row?.[`w${i}`] ?? 0]));
+  return { memories, averageWords: memories > 0 ? row!.words! / memories || 1 : 1, holding };
 }
 
 type ScoredRow = ReadRow & { score: number };
@@ -117,7 +115,7 @@ async function bm25Page(
          SELECT seq, updated_at, id, (${weightedSum}) * (CASE WHEN verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score FROM (
            SELECT r.seq, r.updated_at, r.id, r.verified, o.*, ${lengthNorm} AS norm
            FROM (SELECT v.doc, ${frequencies}
-                 FROM (VALUES ${terms.map(() => '(?)').join(', ')}) q JOIN memories_fts_terms v ON v.term = q.column1
+                 FROM memories_fts_terms v WHERE v.term IN (${terms.map(() => '?').join(', ')})
                  GROUP BY v.doc) o
            JOIN memories_rank r ON r.seq = o.doc
            WHERE r.mind_id = ? AND ${conditions.join(' AND ')})
