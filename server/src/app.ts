@@ -20,7 +20,7 @@ import { type RawRequest, requestLog } from './http/request-log.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
-import { isMcpPath, mcpEndpoint } from './mcp/endpoint.js';
+import { isMcpPath } from './mcp/path.js';
 import { memoriesArea } from './memories/handlers.js';
 import { Meaning } from './memories/meaning.js';
 import { mindsArea } from './minds/handlers.js';
@@ -123,8 +123,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ipOf,
     onUnexpected: unexpected,
   });
-  // The same routes as MCP tools, at /mcp (DESIGN section 10).
-  const mcp = mcpEndpoint(ctx, { authenticator, invoke: route.invoke, ipOf, onUnexpected: unexpected });
+  // The same routes as MCP tools, at /mcp (DESIGN section 10). The MCP SDK and the tools are loaded
+  // with the first /mcp request: about 30 MB of RSS a server that is never asked over MCP does not carry.
+  let mcp: Promise<ReturnType<typeof import('./mcp/endpoint.js').mcpEndpoint>> | undefined;
+  const loadMcp = () =>
+    (mcp ??= import('./mcp/endpoint.js')
+      .then(({ mcpEndpoint }) => mcpEndpoint(ctx, { authenticator, invoke: route.invoke, ipOf, onUnexpected: unexpected }))
+      .catch((err: unknown) => {
+        mcp = undefined; // the next /mcp request tries again
+        throw err;
+      }));
   const answerCors = corsFor(config.corsOrigins);
   const handle = (req: RawRequest, res: ServerResponse) => {
     logRequest(req, res);
@@ -139,7 +147,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
       );
     }
-    if (isMcpPath(req.url)) return mcp(req, res, (err) => answerError(err, req, res, unexpected));
+    if (isMcpPath(req.url)) {
+      const onError = (err: unknown) => answerError(err, req, res, unexpected);
+      return void loadMcp().then((serveMcp) => serveMcp(req, res, onError), onError);
+    }
     const serve = route(req);
     if (serve) return serve(res);
     setDocsHeaders(res);

@@ -12,9 +12,6 @@ import type { RawRequest } from '../http/request-log.js';
 import type { ApiRequest } from '../http/router.js';
 import { buildTools, errorResultOf, type Invoke, runTool, type ToolResult } from './tools.js';
 
-/** `/mcp`, as the pipeline matches paths: any case, an optional trailing slash, the query and a #fragment ignored. */
-export const isMcpPath = (url: string | undefined) => /^\/mcp\/?(?:[?#]|$)/i.test(url ?? '');
-
 const INSTRUCTIONS =
   "Tools for one mind of Mind Service: its memories (store, recall, update), tasks, chat, scripts and remote computers. Every tool acts on the mind whose Mind Key authenticated this connection; ids of another mind's data are not found.";
 
