@@ -1,44 +1,27 @@
 // A tool call has the effects of its REST route: the same events and webhooks. queue_command's `wait`
 // answers the finished command.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { poll, postResult, registerComputer } from './computers/helpers.js';
-import { bearer, useService } from './harness.js';
+import { useService } from './harness.js';
+import { connectV1, useMcpUrl } from './mcp/clients.js';
 import { createWebhook, FAST_RETRIES } from './webhooks/helpers.js';
 import { type Receiver, startReceiver } from './webhooks/receiver.js';
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
-
 describe('MCP tool calls and their effects', () => {
   const svc = useService(FAST_RETRIES);
-  let server: Server;
-  let url: URL;
+  const mcpUrl = useMcpUrl(svc);
   let receiver: Receiver;
 
   before(async () => {
-    server = createServer(svc.app);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
     receiver = await startReceiver();
   });
-  after(async () => {
-    await receiver.close();
-    await new Promise<void>((done) => server.close(() => done()));
-  });
+  after(() => receiver.close());
 
   async function connect(mindKey: string) {
-    const client = new Client({ name: 'mind-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: bearer(mindKey) } }));
+    const client = await connectV1(mcpUrl(), mindKey);
     return {
-      call: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallResult>,
+      call: (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }),
       close: () => client.close(),
     };
   }

@@ -2,15 +2,11 @@
 // v2 client pinned to the stateless 2026-07-28 revision. Tools come from the contract; a call runs the
 // REST route as the Mind Key's mind, so its effect shows through REST.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, test } from 'node:test';
 import { setMindDisabled } from '../src/minds/store.js';
 import { registerComputer } from './computers/helpers.js';
 import { bearer, startService, useService } from './harness.js';
+import { connectV1, connectV2, useMcpUrl } from './mcp/clients.js';
 
 const TOOL_NAMES = [
   'store_memory',
@@ -37,52 +33,11 @@ const TOOL_NAMES = [
   'screenshot',
 ];
 
-interface ToolLike {
-  name: string;
-  description?: string;
-  inputSchema: { type: string; properties?: Record<string, { description?: string }> };
-  outputSchema?: { type: string };
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; openWorldHint?: boolean };
-}
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
-/** What the tests need of either client. */
-interface McpClient {
-  listTools(): Promise<{ tools: ToolLike[] }>;
-  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<CallResult>;
-  close(): Promise<void>;
-}
-
 describe('MCP at /mcp', () => {
   const svc = useService();
-  let server: Server;
-  let url: URL;
-
-  before(async () => {
-    server = createServer(svc.app);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  });
-  after(() => new Promise<void>((done) => server.close(() => done())));
-
-  const headers = (mindKey: string) => ({ requestInit: { headers: bearer(mindKey) } });
-
-  async function v1Client(mindKey: string): Promise<McpClient & { version(): string | undefined }> {
-    const transport = new TransportV1(url, headers(mindKey));
-    const client = new ClientV1({ name: 'mind-test-v1', version: '1.0.0' });
-    await client.connect(transport);
-    return Object.assign(client as unknown as McpClient, { version: () => transport.protocolVersion });
-  }
-
-  async function v2Client(mindKey: string): Promise<McpClient & { version(): string | undefined }> {
-    const transport = new TransportV2(url, headers(mindKey));
-    const client = new ClientV2({ name: 'mind-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(transport);
-    return Object.assign(client as unknown as McpClient, { version: () => client.getNegotiatedProtocolVersion() });
-  }
+  const mcpUrl = useMcpUrl(svc);
+  const v1Client = (mindKey: string) => connectV1(mcpUrl(), mindKey);
+  const v2Client = (mindKey: string) => connectV2(mcpUrl(), mindKey);
 
   const generations = [
     { label: 'v1 client (2025 revisions)', connect: v1Client, version: /^2025-(0[6-9]|1[0-2])-\d\d$/ },

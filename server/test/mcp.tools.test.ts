@@ -2,58 +2,21 @@
 // REST; `screenshot` with a simulated agent answers MCP image content; every tool schema is valid
 // JSON Schema 2020-12 with an object at the top.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, before, describe, test } from 'node:test';
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, test } from 'node:test';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import { buildTools } from '../src/mcp/tools.js';
 import { PNG_1X1, poll, postResult, registerComputer } from './computers/helpers.js';
-import { bearer, useService } from './harness.js';
+import { useService } from './harness.js';
+import { connectV1, connectV2, type McpClient, useMcpUrl } from './mcp/clients.js';
 
 const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as typeof Ajv2020Module;
 
-interface CallResult {
-  isError?: boolean;
-  content: Array<{ type: string; text?: string; data?: string; mimeType?: string }>;
-  structuredContent?: Record<string, unknown>;
-}
-interface McpClient {
-  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<CallResult>;
-  close(): Promise<void>;
-}
-
 describe('MCP tools, each called once', () => {
   const svc = useService();
-  let server: Server;
-  let url: URL;
-
-  before(async () => {
-    server = createServer(svc.app);
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
-  });
-  after(() => new Promise<void>((done) => server.close(() => done())));
-
+  const mcpUrl = useMcpUrl(svc);
   const clients: Array<[string, (key: string) => Promise<McpClient>]> = [
-    [
-      'v1 client',
-      async (key) => {
-        const client = new ClientV1({ name: 'mind-test-v1', version: '1.0.0' });
-        await client.connect(new TransportV1(url, { requestInit: { headers: bearer(key) } }));
-        return client as unknown as McpClient;
-      },
-    ],
-    [
-      'v2 client',
-      async (key) => {
-        const client = new ClientV2({ name: 'mind-test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-        await client.connect(new TransportV2(url, { requestInit: { headers: bearer(key) } }));
-        return client as unknown as McpClient;
-      },
-    ],
+    ['v1 client', (key) => connectV1(mcpUrl(), key)],
+    ['v2 client', (key) => connectV2(mcpUrl(), key)],
   ];
 
   for (const [label, connect] of clients) {
