@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '../src/openapi.js';
 
 const target = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
-const generated = `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
+// White space other than the ASCII space written as `\uXXXX` (the same JSON), so a reader of the file sees it.
+const invisible = /[\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/g;
+const generated = `${JSON.stringify(buildOpenApiDocument(), null, 2).replace(invisible, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
 
 if (process.argv.includes('--check')) {
   let committed = '';

@@ -1,4 +1,5 @@
 import { bodyErrors, c, errors, Id, meta, NonBlank, routerOptions, Timestamp } from './common.js';
+import { trimmed } from './patterns.js';
 import { z } from './zod.js';
 
 /**
@@ -10,7 +11,7 @@ const EXAMPLE_JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwYjZmNWE2Mi0zZjVlLTRlOGUtOWE1Mi0yYzdkM2YzZjFhMTAiLCJpYXQiOjE3OTUzMTE1ODIsImV4cCI6MTc5NTkxNjM4Mn0.8PI2swCPv-yHL5VBdZ6OjD_r0y-YGjKikTlEAuPL86E';
 
 /** The addresses zod's `email()` accepts, as a pattern the document can state. */
-const EMAIL = /^\s*(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}\s*$/;
+const EMAIL = trimmed(String.raw`(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}`);
 
 export const User = z
   .object({
@@ -39,8 +40,9 @@ export const RegisterBody = z
       .trim()
       .max(254)
       // The same addresses as zod's email(), as a pattern the document states.
-      .regex(EMAIL, 'Invalid email')
+      .regex(new RegExp(EMAIL), 'Invalid email')
       .openapi({
+        pattern: EMAIL,
         format: 'email',
         description: 'An email address (as zod reads one: `name@example.com`); unique regardless of letter case.',
         example: EXAMPLE_EMAIL,

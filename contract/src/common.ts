@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { NON_BLANK, trimmed } from './patterns.js';
 import { z } from './zod.js';
 
 // Annotated so declaration emit (the SDK bundles these types) can name it.
@@ -114,8 +115,11 @@ export const NullableTimestamp = (what: string, example: string | null = null) =
 
 export const IdParams = (what: string) => z.object({ id: Id(what) });
 
-/** A string the server trims that must keep at least one character: the document says so with a pattern (`\S`). */
-export const NonBlank = (max: number) => z.string().trim().regex(/\S/, 'must not be empty').max(max);
+/** A string the server trims that must keep at least one character: the document says so with a pattern. */
+export const NonBlank = (max: number) =>
+  // The server refuses U+0000 before any schema, so `\S` says the rest (and stops at the first such
+  // character); the document states the whole rule in the portable pattern.
+  z.string().trim().regex(/\S/, 'must not be empty').max(max).openapi({ pattern: NON_BLANK });
 
 /**
  * An integer in a query string: decimal digits only (a `-` first where negatives are allowed), so `0x10`,
@@ -134,13 +138,15 @@ export const QueryInteger = (min: number, max: number) =>
     .openapi({ type: 'integer', minimum: min, maximum: max }) as unknown as z.ZodType<number, z.ZodTypeDef, number>;
 
 // Years 0001-9998: a date-time's offset then never moves it out of four digits in UTC.
-const YEAR = String.raw`(?:0(?:00[1-9]|0[1-9]\d|[1-9]\d\d)|[1-8]\d{3}|9(?:[0-8]\d\d|9[0-8]\d|99[0-8]))`;
+const YEAR = `(?:0(?:00[1-9]|0[1-9][0-9]|[1-9][0-9][0-9])|[1-8][0-9]{3}|9(?:[0-8][0-9][0-9]|9[0-8][0-9]|99[0-8]))`;
 const DATE =
-  String.raw`${YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|02-(?:0[1-9]|1\d|2[0-8]))` +
-  String.raw`|(?:\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29`;
-const TIME = String.raw`T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)`;
+  `${YEAR}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))` +
+  `|(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29`;
+const TIME = String.raw`T(?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\.[0-9]{1,9})?)?(?:Z|[+-](?:[01][0-9]|2[0-3]):?[0-5][0-9])`;
 /** An ISO 8601 date (`2026-12-01`) or date-time with a zone (`2026-12-01T09:00:00Z`) that exists, leap days included, years 0001-9998. */
 export const ISO_DATE_OR_DATE_TIME = new RegExp(`^(?:${DATE})(?:${TIME})?$`);
+/** The same as the document states it: white space around it is trimmed first. */
+const ISO_DATE_OR_DATE_TIME_TRIMMED = trimmed(`(?:${DATE})(?:${TIME})?`);
 
 /** True for an ISO 8601 date (`2026-12-01`) or date-time with a zone (`2026-12-01T09:00:00Z`) that exists. */
 export function isIsoDateOrDateTime(value: string): boolean {
@@ -149,13 +155,15 @@ export function isIsoDateOrDateTime(value: string): boolean {
   return !Number.isNaN(Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value));
 }
 
-/** The document states the whole rule as a pattern; the server checks the same pattern. */
+/** The document states the whole rule as a pattern (white space around it allowed: the server trims it first). */
 export const IsoDateOrDateTime = z
   .string()
+  .trim()
   .regex(
     ISO_DATE_OR_DATE_TIME,
     'must be an ISO 8601 date (2026-12-01) or date-time with a time zone (2026-12-01T09:00:00Z) of the years 0001 to 9998 (in UTC before the year 10000)',
-  );
+  )
+  .openapi({ pattern: ISO_DATE_OR_DATE_TIME_TRIMMED });
 
 /**
  * An update body must change something: an empty object (or one with only unknown fields, which are

@@ -14,6 +14,7 @@ import {
   routerOptions,
   Timestamp,
 } from './common.js';
+import { NOT_NUL_OR, NOT_SPACE_OR, SPACE } from './patterns.js';
 import { z } from './zod.js';
 
 const Coordinate = z.number().int().min(0).max(100_000).openapi({ description: 'Pixels from the top-left corner.' });
@@ -86,6 +87,9 @@ const QueryDelta = QueryInteger(-100_000, 100_000);
 /** `keys`: 1..10 comma-separated names, each 1..50 characters after trimming. */
 const KEY_NAME = String.raw`\s*[^,\s](?:[^,]{0,48}[^,\s])?\s*`;
 const QUERY_KEYS = new RegExp(`^${KEY_NAME}(?:,${KEY_NAME}){0,9}$`);
+/** The same for the document, but for the names' lengths (engines count characters outside the BMP differently). */
+const KEY_NAME_ANY_LENGTH = `${SPACE}*${NOT_SPACE_OR(',')}(?:${NOT_NUL_OR(',')}*${NOT_SPACE_OR(',')})?${SPACE}*`;
+const QUERY_KEYS_PATTERN = `^${KEY_NAME_ANY_LENGTH}(?:,${KEY_NAME_ANY_LENGTH}){0,9}$`;
 
 /** `GET /computers/:id/command`: the payload's own names as query parameters. */
 export const QueueCommandQuery = z
@@ -96,11 +100,10 @@ export const QueueCommandQuery = z
     button: z.enum(['left', 'right', 'middle']).optional().openapi({ description: 'click: default left.' }),
     double: QueryBoolean.optional().openapi({ description: 'click: true for a double-click.' }),
     text: z.string().min(1).max(10_000).optional().openapi({ description: 'type (required): the text to type.' }),
-    keys: z
-      .string()
-      .regex(QUERY_KEYS, 'must be 1 to 10 comma-separated key names of 1 to 50 characters')
-      .optional()
-      .openapi({ description: 'key (required): 1 to 10 comma-separated key names, e.g. `ctrl,c`.' }),
+    keys: z.string().regex(QUERY_KEYS, 'must be 1 to 10 comma-separated key names of 1 to 50 characters').optional().openapi({
+      description: 'key (required): 1 to 10 comma-separated key names of 1 to 50 characters, e.g. `ctrl,c`.',
+      pattern: QUERY_KEYS_PATTERN,
+    }),
     deltaX: QueryDelta.optional().openapi({ description: 'scroll (this or deltaY): pixels, positive is right.' }),
     deltaY: QueryDelta.optional().openapi({ description: 'scroll (this or deltaX): pixels, positive is down.' }),
     fromX: QueryCoordinate.optional().openapi({ description: 'drag (required): start x.' }),

@@ -28,4 +28,5 @@ export * from './webhooks.js';
 export * from './computers.js';
 export * from './system.js';
 export * from './events.js';
+export * from './patterns.js';
 export * from './routes.js';

@@ -117,7 +117,8 @@ export const RecallQuery = z.object({
   q: z
     .string()
     .max(1000)
-    .regex(/^\s*$|[\p{L}\p{N}]/u, 'has no letters or digits to search for (leave it out to list the newest memories)')
+    // A rule of every script's letters, which no pattern every engine reads alike can state: the description says it.
+    .refine((q) => /^\s*$|[\p{L}\p{N}]/u.test(q), 'has no letters or digits to search for (leave it out to list the newest memories)')
     .optional()
     .openapi({
       description: 'Words to search for in key, content and tags: blank, or with at least one letter or digit. Empty: newest first.',

@@ -5,6 +5,7 @@ import { COMMAND_PAYLOADS, COMMAND_TYPES } from './computers.js';
 import { errorExamples, type NamedExample, routesWithOwnErrors, successExamples } from './examples.js';
 import { contract } from './index.js';
 import { type ContractRoute, listRoutes } from './routes.js';
+import { NUL_FREE } from './patterns.js';
 import type { z } from './zod.js';
 
 export const API_VERSION = '0.1.0';
@@ -237,13 +238,12 @@ function commandQueryForm(document: Document) {
 }
 
 /** No string the server reads may hold U+0000 (PostgreSQL cannot store one): a 400 naming the field. */
-const NUL_FREE = '^[^\\u0000]*$';
 const isStringSchema = (schema: Record<string, unknown>) =>
   schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
 
 /**
- * States the NUL rule on every string schema of the document: `pattern` `^[^\u0000]*$`, or the
- * schema's own pattern with a look-ahead refusing U+0000 in front. Answers never hold one either
+ * States the NUL rule on every string schema of the document: `pattern` NUL_FREE where the schema has
+ * none (a schema's own pattern refuses U+0000 itself: see patterns.ts). Answers never hold one either
  * (nothing stored does), so the shared components may say it too.
  */
 function forbidNul(node: unknown): void {
@@ -254,7 +254,7 @@ function forbidNul(node: unknown): void {
   if (!node || typeof node !== 'object') return;
   const schema = node as Record<string, unknown>;
   if (isStringSchema(schema) && schema.enum === undefined && schema.const === undefined && schema.format !== 'binary') {
-    schema.pattern = typeof schema.pattern === 'string' ? `^(?![\\s\\S]*\\u0000)(?:${schema.pattern})` : NUL_FREE;
+    schema.pattern ??= NUL_FREE;
   }
   for (const [key, value] of Object.entries(schema)) {
     if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'const' && key !== 'default') forbidNul(value);

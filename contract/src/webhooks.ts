@@ -12,11 +12,14 @@ import {
   Timestamp,
 } from './common.js';
 import { DEPRECATED_EVENT_NAMES, VALID_EVENT_PATTERNS } from './events.js';
+import { NOT_NUL, NOT_SPACE_OR, SPACE, SPACE_OR } from './patterns.js';
 import { z } from './zod.js';
 
 /** `https://...`, or `http://localhost` / `http://127.0.0.1` with any port (the scheme in any case). */
+const PORT = '(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9][0-9]|655[0-2][0-9]|6553[0-5])';
 const WEBHOOK_URL =
-  /^\s*(?:[Hh][Tt][Tt][Pp][Ss]:\/\/[^\s/?#]|[Hh][Tt][Tt][Pp]:\/\/(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\.0\.0\.1)(?::(?:\d{1,4}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]|\s*$))/;
+  `^${SPACE}*(?:[Hh][Tt][Tt][Pp][Ss]://${NOT_SPACE_OR('/?#')}${NOT_NUL}*` +
+  `|[Hh][Tt][Tt][Pp]://(?:[Ll][Oo][Cc][Aa][Ll][Hh][Oo][Ss][Tt]|127\\.0\\.0\\.1)(?::${PORT})?(?:[/?#]${NOT_NUL}*|${SPACE}*))$`;
 const Url = z
   .string()
   .trim()
@@ -24,7 +27,7 @@ const Url = z
   .url()
   // The scheme rule is the service's (its messages); the document states it as a pattern.
   .openapi({
-    pattern: WEBHOOK_URL.source,
+    pattern: WEBHOOK_URL,
     description:
       "`https://...`, or `http://localhost` / `http://127.0.0.1` (any port) for development. Also refused (400): the service's own address, and `http://localhost` unless the server listens on loopback only or MIND_WEBHOOK_ALLOW_LOCALHOST is set.",
     example: 'https://example.com/hooks/mind',
@@ -33,14 +36,15 @@ const Url = z
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const EVENT_NAME = `(?:${[...VALID_EVENT_PATTERNS, ...Object.keys(DEPRECATED_EVENT_NAMES)].map(escapeRegex).join('|')})`;
 /** Comma-separated valid names (white space around them and empty entries are ignored), at least one. */
-const EVENTS = new RegExp(`^[\\s,]*${EVENT_NAME}(?:\\s*,[\\s,]*${EVENT_NAME})*[\\s,]*$`);
+const SPACE_OR_COMMA = SPACE_OR(',');
+const EVENTS = `^${SPACE_OR_COMMA}*${EVENT_NAME}(?:${SPACE}*,${SPACE_OR_COMMA}*${EVENT_NAME})*${SPACE_OR_COMMA}*$`;
 const Events = z
   .string()
   .trim()
   .max(2000)
   // The service reads the list (parseEventPatterns: its messages name the unknown names); the document states it as a pattern.
   .openapi({
-    pattern: EVENTS.source,
+    pattern: EVENTS,
     description: `Comma-separated patterns: exact names, groups or \`*\`. Valid: ${VALID_EVENT_PATTERNS.join(', ')}.`,
     example: 'task.*,memory.created',
   });
