@@ -4,6 +4,7 @@ import { type AuthKind, ErrorObject, errorDescription } from './common.js';
 import { COMMAND_PAYLOADS, COMMAND_TYPES } from './computers.js';
 import { errorExamples, type NamedExample, routesWithOwnErrors, successExamples } from './examples.js';
 import { contract } from './index.js';
+import { SCREENSHOT_EXAMPLE_URL, sampleOf } from './openapi-samples.js';
 import { type ContractRoute, listRoutes } from './routes.js';
 import { NUL_FREE } from './patterns.js';
 import type { z } from './zod.js';
@@ -97,7 +98,9 @@ function responsesOf(registry: OpenAPIRegistry, shared: Map<string, string>, ent
       };
     } else if (schema && typeof schema === 'object' && 'contentType' in schema) {
       const contentType = (schema as { contentType: string }).contentType;
-      out[code] = { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' } } } };
+      const examples =
+        contentType === 'image/png' ? { examples: { screen: { summary: 'A screen', externalValue: SCREENSHOT_EXAMPLE_URL } } } : {};
+      out[code] = { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' }, ...examples } } };
     } else {
       out[code] = { description };
     }
@@ -175,6 +178,8 @@ export function buildOpenApiDocument() {
   });
   liftParameterDescriptions(document);
   commandQueryForm(document);
+  unfilledOptionalQuery(document);
+  wholeExamples(document, routes);
   forbidNul(document);
   return document;
 }
@@ -233,6 +238,7 @@ function commandQueryForm(document: Document) {
       description:
         "The command as query parameters: `type` and that type's payload fields by their own names (`keys` comma-separated), e.g. `?type=click&x=10&y=20`. A field of another type is a 400.",
       schema: { oneOf: variants },
+      example: sampleOf({ oneOf: variants }, {}, 'GET /computers/{id}/command ?command'),
     },
   ];
 }
@@ -276,7 +282,8 @@ function describe(schema: SchemaLike | undefined, components: Record<string, Sch
   if (!schema) return undefined;
   if (schema.description) return schema.description;
   if (schema.$ref) return components[schema.$ref.split('/').pop() ?? '']?.description;
-  for (const part of schema.allOf ?? []) {
+  // A described reference (`allOf: [$ref, {description}]`): the route's own words before the component's.
+  for (const part of [...(schema.allOf ?? [])].sort((a, b) => Number(Boolean(a.$ref)) - Number(Boolean(b.$ref)))) {
     const found = describe(part, components);
     if (found) return found;
   }
@@ -290,6 +297,115 @@ function liftParameterDescriptions(document: Document) {
     for (const operation of Object.values(pathItem as Record<string, { parameters?: ParameterLike[] }>)) {
       for (const parameter of operation.parameters ?? []) {
         parameter.description ??= describe(parameter.schema, components);
+      }
+    }
+  }
+}
+
+type Schema = Record<string, unknown>;
+interface MediaLike {
+  schema?: Schema;
+  example?: unknown;
+  examples?: unknown;
+}
+interface OperationLike {
+  parameters?: ParameterObject[];
+  requestBody?: { content: Record<string, MediaLike> };
+  responses: Record<string, { content?: Record<string, MediaLike> }>;
+}
+
+function operationOf(document: Document, route: AppRoute): OperationLike {
+  const pathItem = document.paths?.[route.path.replace(/:(\w+)/g, '{$1}')] as Record<string, OperationLike> | undefined;
+  const operation = pathItem?.[route.method.toLowerCase()];
+  if (!operation) throw new Error(`${route.method} ${route.path}: not in the document`);
+  return operation;
+}
+
+/**
+ * Every JSON request body and success answer shows one whole example (LLM tool builders and client
+ * generators read no property examples): made of its schema's property examples, and parsed by the
+ * route's own zod schema, so it is a request the server takes and an answer it gives.
+ */
+function wholeExamples(document: Document, routes: ContractRoute[]) {
+  const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  for (const { key, route } of routes) {
+    const operation = operationOf(document, route);
+    const add = (media: MediaLike | undefined, schema: unknown, where: string) => {
+      if (!media?.schema || media.example !== undefined || media.examples !== undefined) return;
+      const value = sampleOf(media.schema, components, where);
+      const parsed = (schema as z.ZodTypeAny).safeParse(value);
+      if (!parsed.success) throw new Error(`${where}: the example made of the property examples is refused: ${parsed.error.message}`);
+      media.example = value;
+    };
+    add(operation.requestBody?.content['application/json'], 'body' in route ? route.body : undefined, `${key} body`);
+    for (const [code, response] of Object.entries(operation.responses)) {
+      if (Number(code) < 300) add(response.content?.['application/json'], route.responses[Number(code)], `${key} ${code}`);
+    }
+  }
+}
+
+const PREFILLS = ['example', 'examples', 'default'] as const;
+/** A value in a sentence: in backticks, then a full stop unless the value ends with one. */
+const words = (value: unknown) => {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return `\`${text}\`${/[.!?]$/.test(text) ? '' : '.'}`;
+};
+
+/** Whether Swagger UI would take a value from this schema: its own, a referenced one's, an `allOf`/`anyOf`/`oneOf` part's. */
+function prefills(schema: unknown, components: Record<string, Schema>): boolean {
+  if (!schema || typeof schema !== 'object') return false;
+  const s = schema as Schema;
+  if (PREFILLS.some((key) => s[key] !== undefined)) return true;
+  if (typeof s.$ref === 'string' && prefills(components[s.$ref.split('/').pop() ?? ''], components)) return true;
+  return (['allOf', 'anyOf', 'oneOf'] as const).some(
+    (key) => Array.isArray(s[key]) && (s[key] as unknown[]).some((p) => prefills(p, components)),
+  );
+}
+
+/** A copy of a parameter's schema without the values Swagger UI would fill in, each said in `said`; a reference carrying one is inlined. */
+function withoutPrefills(schema: Schema, components: Record<string, Schema>, said: string[]): Schema {
+  let out: Schema = { ...schema };
+  if (typeof out.$ref === 'string') {
+    const target = components[out.$ref.split('/').pop() ?? ''];
+    if (target && prefills(target, components)) {
+      const { $ref: _, ...rest } = out;
+      out = { ...structuredClone(target), ...rest };
+    }
+  }
+  for (const key of PREFILLS) {
+    if (out[key] === undefined) continue;
+    const value = key === 'examples' && Array.isArray(out[key]) ? (out[key] as unknown[])[0] : out[key];
+    said.push(`${key === 'default' ? 'Default' : 'Example'}: ${words(value)}`);
+    delete out[key];
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as Schema[]).map((part) => withoutPrefills(part, components, said));
+  }
+  return out;
+}
+
+/**
+ * Swagger UI's "Try it out" fills a parameter in with its `example` or `examples`, or its schema's
+ * `example` or `default` (through references, `allOf`, the first `oneOf`/`anyOf`), and sends it: an
+ * optional query parameter would filter unasked (the recall form sent `category=preference` and found
+ * nothing else). An optional query parameter says its example or default in words instead.
+ */
+function unfilledOptionalQuery(document: Document) {
+  const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
+  for (const pathItem of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem as Record<string, OperationLike>)) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== 'query' || parameter.required) continue;
+        const said: string[] = [];
+        if (parameter.example !== undefined) said.push(`Example: ${words(parameter.example)}`);
+        const named = Object.values((parameter.examples ?? {}) as Record<string, { value?: unknown }>);
+        if (named[0]?.value !== undefined) said.push(`Example: ${words(named[0].value)}`);
+        delete parameter.example;
+        delete parameter.examples;
+        if (parameter.schema) parameter.schema = withoutPrefills(parameter.schema, components, said);
+        const description = typeof parameter.description === 'string' ? parameter.description : '';
+        const news = [...new Set(said)].filter((sentence) => !description.includes(sentence.replace(/^\w+: (`.*`)\.?$/, '$1')));
+        if (news.length) parameter.description = [description, ...news].filter(Boolean).join(' ');
       }
     }
   }
