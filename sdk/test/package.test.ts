@@ -4,22 +4,25 @@
 //
 // The install is offline: the tarball is unpacked as npm would, and each dependency its package.json
 // declares is linked from the workspace's installed copy once its version is checked to be the one
-// declared. Nothing else is reachable from the project, so a bundle that needed anything more would fail.
+// declared, and the `bin` is linked into node_modules/.bin. Nothing else is reachable from the project, so
+// a bundle that needed anything more would fail. `mind-mcp`, the package's command, runs from that link.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
   realpathSync,
+  readlinkSync,
   renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -62,7 +65,9 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
   it('the tarball holds dist, the README and the licence only', async () => {
     const { stdout } = await run('tar', ['-tzf', tarball]);
     const files = stdout.trim().split('\n').sort();
-    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) assert.ok(files.includes(`package/dist/${file}`), file);
+    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'mind-mcp.js']) {
+      assert.ok(files.includes(`package/dist/${file}`), file);
+    }
     const others = files.filter((f) => !f.startsWith('package/dist/'));
     assert.deepEqual(others, ['package/LICENSE', 'package/README.md', 'package/package.json']);
   });
@@ -85,18 +90,37 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
     assert.doesNotMatch(esm, /from ["'](@mindservice\/contract|@asteasolutions\/zod-to-openapi|openapi3-ts|yaml)["']/);
   });
 
+  it('its bin is mind-mcp: dist/mind-mcp.js, a Node script that needs nothing but Node', async () => {
+    const pkg = JSON.parse(manifestText);
+    assert.deepEqual(pkg.bin, { 'mind-mcp': './dist/mind-mcp.js' });
+    const { stdout: bin } = await run('tar', ['-xzOf', tarball, 'package/dist/mind-mcp.js']);
+    assert.ok(bin.startsWith('#!/usr/bin/env node\n'), 'it starts with a hashbang');
+    const imported = [...bin.matchAll(/^import .* from ["']([^"']+)["'];$/gm)].map((m) => m[1]);
+    assert.ok(imported.length > 0);
+    for (const name of imported) assert.ok(builtinModules.includes(String(name).replace(/^node:/, '')), `imports ${name}`);
+  });
+
   it('installs outside the workspace, type-checks a strict consumer, and runs it as ESM and CJS', async () => {
     const modules = join(project, 'node_modules');
     const installed = join(modules, '@mindservice/sdk');
     mkdirSync(installed, { recursive: true });
     await run('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      bin: Record<string, string>;
+    };
     for (const [name, spec] of Object.entries(pkg.dependencies)) {
       const source = realpathSync(join(sdk, 'node_modules', name));
       const have = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')).version;
       assert.equal(have, spec, `the workspace has ${name}@${spec}, as the package declares`);
       mkdirSync(dirname(join(modules, name)), { recursive: true });
       symlinkSync(source, join(modules, name), 'dir');
+    }
+    // The bin as npm links it.
+    mkdirSync(join(modules, '.bin'));
+    for (const [command, target] of Object.entries(pkg.bin)) {
+      symlinkSync(join('..', '@mindservice/sdk', target), join(modules, '.bin', command));
+      chmodSync(join(installed, target), 0o755);
     }
     const consumerRequire = createRequire(join(project, 'package.json'));
     assert.equal(consumerRequire.resolve('@mindservice/sdk'), realpathSync(join(installed, 'dist/index.cjs')));
@@ -133,5 +157,43 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
       more: true,
       unauthorized: true,
     });
+  });
+
+  it('mind-mcp from node_modules/.bin serves the tools over stdio: a task created through it is there', async () => {
+    const command = join(project, 'node_modules/.bin/mind-mcp');
+    assert.equal(readlinkSync(command), '../@mindservice/sdk/dist/mind-mcp.js');
+    const { client, mindKey } = await live.account();
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } },
+      },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_task', arguments: { title: 'over stdio' } } },
+    ].map((m) => `${JSON.stringify(m)}\n`);
+    // Run as a client launches it: the command itself (hashbang), with only PATH and the two settings.
+    const child = spawn(command, [], { cwd: project, env: { PATH: process.env.PATH ?? '', MIND_URL: live.baseUrl, MIND_KEY: mindKey } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.stdin.end(lines.join(''));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 0, stderr);
+    const answers = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: number; result?: { serverInfo?: { name: string }; structuredContent?: unknown } });
+    const byId = new Map(answers.map((a) => [a.id, a]));
+    assert.equal(byId.get(1)?.result?.serverInfo?.name, 'mind-service');
+    const task = byId.get(2)?.result?.structuredContent as { id: string; title: string };
+    assert.equal(task.title, 'over stdio');
+    assert.equal((await client.tasks.get(task.id)).title, 'over stdio');
+    assert.ok(!stderr.includes(mindKey), 'the key is never logged');
   });
 });

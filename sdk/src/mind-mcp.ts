@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `mind-mcp`: a mind's MCP tools over stdio, for clients that only launch local commands. It forwards
+// every message to the service's `/mcp` with the Mind Key (MIND_URL, MIND_KEY). stdout carries JSON-RPC
+// only; everything for a human goes to stderr, never the key.
+import { SDK_VERSION } from './core/options.js';
+import { StdioBridge } from './mcp/bridge.js';
+import { BridgeConfigError, bridgeConfigFrom } from './mcp/config.js';
+
+const report = (text: string) => process.stderr.write(`${text}\n`);
+
+try {
+  const { endpoint, mindKey } = bridgeConfigFrom(process.env);
+  report(`mind-mcp ${SDK_VERSION}: MCP over stdio, forwarded to ${endpoint.href}`);
+  // The client went away: nobody is left to answer.
+  process.stdout.on('error', () => process.exit(0));
+  await new StdioBridge({
+    endpoint,
+    mindKey,
+    userAgent: `mind-mcp/${SDK_VERSION}`,
+    input: process.stdin,
+    send: (line) => process.stdout.write(`${line}\n`),
+    report,
+  }).run();
+  // stdin closed and every answer written.
+  process.stdout.write('', () => process.exit(0));
+} catch (err) {
+  const message = err instanceof BridgeConfigError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
+  for (const line of message.split('\n')) report(`mind-mcp: ${line}`);
+  process.exit(err instanceof BridgeConfigError ? 2 : 1);
+}
