@@ -5,7 +5,7 @@ import { AgentClient, BadRequestError, MindServiceError } from '@mindservice/sdk
 import { ConfigError, configExists, configPath, loadConfig, looseMode, saveConfig } from './config.js';
 import { formatReport, runDoctor } from './doctor.js';
 import { X11Driver } from './drivers/x11.js';
-import { agentApi, RevokedError, Runner } from './runner.js';
+import { agentApi, DEFAULT_BACKOFF_MAX_MS, RevokedError, Runner } from './runner.js';
 
 export const VERSION = '0.1.0';
 
@@ -42,13 +42,14 @@ answer's install_code).
   --force                replace an existing registration`,
   run: `Usage: screen-remote-agent run [--config PATH] [--wait SECONDS] [--max-backoff SECONDS]
 
-Waits for commands and carries them out. While the server is down it retries with growing pauses.
+Waits for commands and carries them out. While the server is down it retries with growing pauses
+(1 s doubling, at most --max-backoff), so it is back within seconds of the server's return.
 Stops with exit code 3 when the token is revoked (the computer was disabled). SIGINT or SIGTERM:
 finishes the command in hand, reports it, then exits 0.
 
   --config PATH          the config written by register
   --wait SECONDS         how long each poll waits on the server, 1..60 (default 25)
-  --max-backoff SECONDS  longest pause between attempts while the server is down (default 30)`,
+  --max-backoff SECONDS  longest pause between attempts while the server is down (default ${DEFAULT_BACKOFF_MAX_MS / 1000})`,
   doctor: `Usage: screen-remote-agent doctor [--config PATH]
 
 Checks the display, xdotool and ImageMagick, the config file, the server and the token; prints what
@@ -200,7 +201,7 @@ interface RunValues {
 
 async function run(values: RunValues, io: Io): Promise<number> {
   const wait = wholeNumber(values.wait, '--wait', 1, 60) ?? 25;
-  const maxBackoff = wholeNumber(values['max-backoff'], '--max-backoff', 1, 3600) ?? 30;
+  const maxBackoff = wholeNumber(values['max-backoff'], '--max-backoff', 1, 3600) ?? DEFAULT_BACKOFF_MAX_MS / 1000;
   const path = configPath(values.config, io.env);
   const config = loadConfig(path);
   const log = (line: string) => io.err(`${new Date().toISOString()} ${line}`);

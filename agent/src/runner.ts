@@ -13,7 +13,7 @@ import {
 import type { Driver } from './drivers/driver.js';
 import { type CommandOutcome, type CommandToRun, executeCommand } from './execute.js';
 
-/** What the runner needs from the service (AgentClient, adapted in client.ts). */
+/** What the runner needs from the service (AgentClient, adapted by agentApi below). */
 export interface AgentApi {
   /** Waits up to `waitSeconds` for commands; `signal` ends the wait early. */
   poll(waitSeconds: number, signal: AbortSignal): Promise<CommandToRun[]>;
@@ -26,7 +26,11 @@ export interface RunnerOptions {
   log: (line: string) => void;
   /** Seconds each poll waits on the server (default 25). */
   pollWaitSeconds?: number;
-  /** Backoff while the server cannot be reached: first delay and cap, in ms (default 1 s .. 30 s). */
+  /**
+   * Backoff while the server cannot be reached: first delay and cap, in ms (default 1 s .. 5 s). A
+   * low cap brings the agent back within a few seconds of the server's return; a poll is one small
+   * request, so polling a down server every few seconds costs next to nothing.
+   */
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   /** How long to keep trying to deliver one result before giving up (default 60 s, the server's own limit). */
@@ -44,6 +48,9 @@ export class RevokedError extends Error {
   }
 }
 
+/** The longest pause between attempts while the server is down, unless `--max-backoff` says otherwise. */
+export const DEFAULT_BACKOFF_MAX_MS = 5_000;
+
 export class Runner {
   private stopping = false;
   private readonly stopController = new AbortController();
@@ -55,7 +62,7 @@ export class Runner {
   constructor(private readonly options: RunnerOptions) {
     this.pollWait = options.pollWaitSeconds ?? 25;
     this.backoffInitial = options.backoffInitialMs ?? 1000;
-    this.backoffMax = options.backoffMaxMs ?? 30_000;
+    this.backoffMax = options.backoffMaxMs ?? DEFAULT_BACKOFF_MAX_MS;
     this.reportDeadline = options.reportDeadlineMs ?? 60_000;
   }
 
@@ -189,7 +196,10 @@ function describePayload({ type, payload }: CommandToRun): string {
   }
 }
 
-/** The runner's view of the SDK's AgentClient. Retries are the runner's own (it logs them and never gives up). */
+/**
+ * The runner's view of the SDK's AgentClient. Retries are the runner's own, and logged: polls retry
+ * for as long as the server is down, results until the report deadline.
+ */
 export function agentApi(client: AgentClient): AgentApi {
   return {
     poll: (waitSeconds, signal) => client.poll({ wait: waitSeconds, signal, maxRetries: 0 }),

@@ -115,7 +115,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use(errorMiddleware(unexpected));
 
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
-  const logRequest = requestLog(log, ipOf);
+  const logRequest = requestLog(log, ipOf, () => ctx.state === 'draining');
   const handlers = Object.fromEntries(Object.entries(areas).map(([name, area]) => [name, area.handlers]));
   const authenticator = createAuthenticator(ctx);
   const route = createPipeline(contract, handlers, authenticator, {

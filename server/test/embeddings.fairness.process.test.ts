@@ -25,12 +25,14 @@ describe('reindex while the service runs', () => {
         ...env(),
         ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}),
       },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     const exit = new Promise<number | null>((done) => child.once('exit', done));
-    return { child, exit, stderr: () => stderr };
+    return { child, exit, stdout: () => stdout, stderr: () => stderr };
   };
   const newMind = async (texts: string[]) => {
     const m = await svc.mind();
@@ -69,7 +71,7 @@ describe('reindex while the service runs', () => {
     const code = await run.exit;
     const stderr = run.stderr();
     assert.equal(code, 0, stderr);
-    const byReindex = Number(/reindex: (\d+) memories embedded/.exec(stderr)?.[1]);
+    const byReindex = Number(/\((\d+) by this command/.exec(run.stdout())?.[1]);
     await eventually(async () => (await pending()) === 0, 60_000, 'every memory embedded again');
     assert.ok(byReindex > 0 && byReindex < texts.length, `both embedded a part (reindex ${byReindex} of ${texts.length})`);
     assert.ok(fake.requests > requestsBefore);

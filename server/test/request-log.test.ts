@@ -93,3 +93,28 @@ describe('the long-poll outside its usual form', () => {
     await svc.http.head('/computers/me/poll?wait=0').set(bearer(token)).expect(200);
   });
 });
+
+describe('request log while the service drains', () => {
+  const lines: Array<LogLine & { level: number }> = [];
+  const logger = pino({ level: 'info', base: undefined }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+  const svc = useService({}, { logger });
+
+  test('the 503s of a shutdown are logged at info as refused, not at error as failed', async () => {
+    await svc.drain();
+    const refused = await svc.http.get('/mind/tasks').set('X-Request-Id', 'drain-trace-1').expect(503);
+    assert.equal(refused.headers['retry-after'], '5');
+    const health = await svc.http.get('/health').set('X-Request-Id', 'drain-trace-2').expect(503);
+    assert.equal(health.body.status, 'draining');
+    const logged = lines
+      .filter((l) => l.req_id?.startsWith('drain-trace-'))
+      .map(({ level, msg, req_id, status }) => ({ level, msg, req_id, status }));
+    assert.deepEqual(logged, [
+      { level: 30, msg: 'request refused: the service is shutting down', req_id: 'drain-trace-1', status: 503 },
+      { level: 30, msg: 'request refused: the service is shutting down', req_id: 'drain-trace-2', status: 503 },
+    ]);
+    assert.deepEqual(
+      lines.filter((l) => l.level >= 50),
+      [],
+    );
+  });
+});

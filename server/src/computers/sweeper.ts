@@ -1,5 +1,6 @@
 import type { Command, CommandStatus } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
+import { BackgroundLoop } from '../lib/background-loop.js';
 import type { CommandBus } from './bus.js';
 import { recordCommandFinished } from './events.js';
 import {
@@ -144,18 +145,19 @@ function finish(
   });
 }
 
-/** The one sweeper timer of the process; the returned function stops it and waits for a sweep under way. */
+/** The one sweeper of the process; the returned function stops it and waits for a sweep under way. */
 export function startSweeper(ctx: AppContext, bus: CommandBus, retention?: CommandRetention): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepCommands(ctx, bus, retention)
-      .catch((err) => ctx.log.error({ err }, 'command sweep failed'))
-      .finally(() => (running = undefined));
-  }, SWEEP_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  const loop = new BackgroundLoop({
+    step: async () => {
+      const started = Date.now();
+      await sweepCommands(ctx, bus, retention);
+      // On the interval's beat (a sweep longer than the interval skips beats, as setInterval did).
+      return SWEEP_INTERVAL_MS - ((Date.now() - started) % SWEEP_INTERVAL_MS);
+    },
+    log: ctx.log,
+    failure: 'command sweep failed',
+    retryMs: SWEEP_INTERVAL_MS,
+  });
+  loop.wake(SWEEP_INTERVAL_MS);
+  return () => loop.stop();
 }

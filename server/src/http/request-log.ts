@@ -27,19 +27,23 @@ export type RawRequest = IncomingMessage & { requestId?: string };
 
 /**
  * Gives every request an id (kept from X-Request-Id when sane), echoes it, and logs one line per
- * response. `ipOf` applies the trust-proxy setting.
+ * response. `ipOf` applies the trust-proxy setting. A 503 to a request that arrived while the
+ * service drains is the shutdown working as meant (the client is told to retry), so it is logged at
+ * info as refused; other 5xx answers are failures, at error.
  */
-export function requestLog(log: Logger, ipOf: (req: IncomingMessage) => string) {
+export function requestLog(log: Logger, ipOf: (req: IncomingMessage) => string, draining: () => boolean = () => false) {
   return (req: RawRequest, res: ServerResponse) => {
     const incoming = req.headers['x-request-id'];
     const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     req.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     const started = performance.now();
+    const arrivedDraining = draining();
     res.once('finish', () => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
       const line = { req_id: requestId, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms, ip: ipOf(req) };
-      if (res.statusCode >= 500) log.error(line, 'request failed');
+      if (res.statusCode === 503 && arrivedDraining) log.info(line, 'request refused: the service is shutting down');
+      else if (res.statusCode >= 500) log.error(line, 'request failed');
       else log.info(line, 'request');
     });
   };

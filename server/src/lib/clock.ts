@@ -3,4 +3,3 @@ export interface Clock {
   now(): Date;
 }
 export const systemClock: Clock = { now: () => new Date() };
-export const isoNow = (clock: Clock) => clock.now().toISOString();

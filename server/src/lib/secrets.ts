@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export const newId = () => randomUUID();
 
@@ -6,9 +6,3 @@ export const newId = () => randomUUID();
 export const newToken = (prefix: 'mk_' | 'ct_') => `${prefix}${randomBytes(32).toString('base64url')}`;
 
 export const sha256Hex = (value: string) => createHash('sha256').update(value).digest('hex');
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { BackgroundLoop } from '../lib/background-loop.js';
 import type { Embedder } from './embeddings/embedder.js';
 import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './embedding-store.js';
 
@@ -30,11 +31,7 @@ export interface EmbeddingStatus {
  * keyword meanwhile.
  */
 export class EmbeddingWorker {
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt = 0;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly loop: BackgroundLoop;
   private backoffMs = 0;
   private failing: string | undefined;
 
@@ -44,7 +41,16 @@ export class EmbeddingWorker {
     private readonly log: WorkerLog,
     /** How long a claim lasts: a worker that died gives its memories to another after this (on SQLite at once, embedding-store.ts). */
     private readonly leaseMs: number,
-  ) {}
+  ) {
+    this.loop = new BackgroundLoop({
+      step: () => this.drainQueue(),
+      log,
+      failure: 'embeddings: the worker failed',
+      retryMs: IDLE_POLL_MS,
+      // While the embedder fails, writes wait for the next retry.
+      acceptsWake: () => this.backoffMs === 0,
+    });
+  }
 
   status(): EmbeddingStatus {
     return this.failing ? { state: 'failing', lastError: this.failing } : { state: 'ok' };
@@ -57,52 +63,25 @@ export class EmbeddingWorker {
     this.wake();
   }
 
-  /** Something was written: look at the queue now (unless the embedder is failing: then at the next retry). */
+  /** Something was written: look at the queue GATHER_MS from now (unless the embedder is failing: then at the next retry). */
   wake(): void {
-    if (this.backoffMs > 0 || this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    const at = Date.now() + GATHER_MS;
-    if (this.timer && this.timerAt <= at) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => this.run(), GATHER_MS);
-  }
-
-  private run(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.running = this.drainQueue().finally(() => {
-      this.running = undefined;
-    });
+    this.loop.wake(GATHER_MS);
   }
 
   /**
    * Embeds full batches back to back; a batch that is not full ends the pass. The next pass comes
    * GATHER_MS after a write (or at the idle poll), so under a stream of writes each pass takes what
-   * gathered meanwhile: few large transactions instead of one per handful of writes.
+   * gathered meanwhile: few large transactions instead of one per handful of writes. A failure
+   * answers the growing pause before the next try.
    */
-  private async drainQueue(): Promise<void> {
-    this.again = false;
-    let pause = IDLE_POLL_MS;
+  private async drainQueue(): Promise<number> {
     try {
-      while (!this.stopped && (await this.embedBatch()) === BATCH);
+      while (!this.loop.stopped && (await this.embedBatch()) === BATCH);
+      return IDLE_POLL_MS;
     } catch (err) {
-      pause = this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs ? this.backoffMs * 2 : 1_000);
+      this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs ? this.backoffMs * 2 : 1_000);
       this.noteFailure(err);
-    }
-    if (this.again && this.backoffMs === 0) pause = GATHER_MS;
-    this.again = false;
-    if (!this.stopped) {
-      this.timerAt = Date.now() + pause;
-      this.timer = setTimeout(() => this.run(), pause);
+      return this.backoffMs;
     }
   }
 
@@ -145,9 +124,7 @@ export class EmbeddingWorker {
     this.failing = message;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

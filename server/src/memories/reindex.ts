@@ -4,9 +4,37 @@ import { findMind } from '../minds/store.js';
 import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './embedding-store.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 
+const memories = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
+
+/**
+ * The progress line on stderr: rewritten in place each second on a terminal; in a pipe or a file,
+ * a whole line every few seconds (a carriage return there is noise, and the last line lacked its end).
+ */
+function progressLine() {
+  const tty = process.stderr.isTTY === true;
+  const everyMs = tty ? 1000 : 5000;
+  let shownAt = Date.now();
+  let shown = false;
+  return {
+    show(text: string) {
+      if (Date.now() - shownAt < everyMs) return;
+      shownAt = Date.now();
+      shown = tty;
+      process.stderr.write(tty ? `\r\x1b[2K${text}` : `${text}\n`);
+    },
+    /** Clears a line left on the terminal, so what follows starts on a line of its own. */
+    end() {
+      if (shown) process.stderr.write('\r\x1b[2K');
+      shown = false;
+    },
+  };
+}
+
 /**
  * `mind-service reindex [<mind-id>]`: queues every memory (of the mind, or all) for embedding and
- * embeds the queue in this process, with a progress line on stderr. Answers the exit code.
+ * embeds the queue in this process, with progress on stderr and the outcome on stdout. A running
+ * service embeds from the same queue meanwhile, so what is embedded is counted from the queue, not
+ * from this process's own batches. Answers the exit code.
  */
 export async function reindex(config: Config, db: Db, mindId: string | undefined): Promise<number> {
   if (mindId && !(await findMind(db, mindId))) {
@@ -18,13 +46,18 @@ export async function reindex(config: Config, db: Db, mindId: string | undefined
     console.error('Embeddings are off (MIND_EMBEDDINGS=off): there is nothing to embed with.');
     return 1;
   }
+  const progress = progressLine();
   try {
-    const queued = await requeueAll(db, mindId);
+    await requeueAll(db, mindId);
+    // Counted from the queue: requeueAll's count on PostgreSQL and SQLite alike, and what a write added meanwhile.
     const total = await pendingEmbeddings(db, mindId);
-    console.error(`reindex: ${queued} memories queued for ${embedder.model}; ${total} waiting in all`);
+    if (total === 0) {
+      console.log(`reindex: nothing to embed (${mindId ? 'the mind has' : 'there are'} no memories to embed)`);
+      return 0;
+    }
+    console.error(`reindex: ${memories(total)} queued for ${embedder.model}`);
     const started = Date.now();
-    let done = 0;
-    let shownAt = 0;
+    let byThis = 0;
     for (;;) {
       const now = new Date();
       const claimed = await claimPendingEmbeddings(db, {
@@ -34,22 +67,29 @@ export async function reindex(config: Config, db: Db, mindId: string | undefined
       });
       if (claimed.length === 0) break;
       const vectors = await embedder.embed(claimed.map((c) => c.text));
-      done += await completeEmbeddings(
+      byThis += await completeEmbeddings(
         db,
         embedder.model,
         claimed.map((c, i) => ({ claimed: c, vector: vectors[i]! })),
         new Date().toISOString(),
       );
-      if (Date.now() - shownAt > 1000) {
-        shownAt = Date.now();
-        const rate = done / Math.max(0.001, (shownAt - started) / 1000);
-        process.stderr.write(`\rreindex: ${done} of ${total} embedded (${Math.round(rate)}/s)   `);
-      }
+      const embedded = Math.max(0, total - (await pendingEmbeddings(db, mindId)));
+      const rate = embedded / Math.max(0.001, (Date.now() - started) / 1000);
+      progress.show(`reindex: ${embedded} of ${total} embedded (${Math.round(rate)}/s)`);
     }
-    const seconds = (Date.now() - started) / 1000;
-    console.error(`\rreindex: ${done} memories embedded in ${seconds.toFixed(1)} s with ${embedder.model}          `);
+    progress.end();
+    // Nothing left to claim; what is still queued is held by another process (a running service) or was written meanwhile.
+    const left = await pendingEmbeddings(db, mindId);
+    const embedded = Math.max(0, total - left);
+    const byOthers = Math.max(0, embedded - byThis);
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    let outcome = `reindex: ${embedded} of ${memories(total)} embedded with ${embedder.model} in ${seconds} s`;
+    if (byOthers > 0) outcome += ` (${byThis} by this command, ${byOthers} by another process)`;
+    if (left > 0) outcome += `; ${left} still queued, being embedded by another process`;
+    console.log(outcome);
     return 0;
   } finally {
+    progress.end();
     await embedder.close();
   }
 }

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { AppContext } from '../context.js';
 import type { Conn } from '../db/database.js';
+import { BackgroundLoop } from '../lib/background-loop.js';
 import { deleteMindRow, markMindRowDeleted, mindsToPurge } from './store.js';
 
 /**
@@ -57,50 +58,31 @@ const ERROR_BACKOFF_MS = 1000;
  * PostgreSQL may purge the same mind at once (each statement removes what is still there).
  */
 export class MindPurger {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: BackgroundLoop;
 
-  constructor(private readonly ctx: AppContext) {}
-
-  /** A mind was deleted (or the service started): purge what is marked. */
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.run().finally(() => {
-      this.running = null;
-      if (this.again) this.wake();
+  constructor(private readonly ctx: AppContext) {
+    this.loop = new BackgroundLoop({
+      step: () => this.purgeMarked(),
+      log: ctx.log,
+      failure: 'mind purge: cannot remove the rows of a deleted mind; trying again',
+      retryMs: ERROR_BACKOFF_MS,
     });
   }
 
-  /** Resolves when nothing is left to purge (tests). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  /** A mind was deleted (or the service started): purge what is marked. */
+  wake(): void {
+    this.loop.wake();
   }
 
-  private async run(): Promise<void> {
-    clearTimeout(this.timer);
-    try {
-      do {
-        this.again = false;
-        for (;;) {
-          const minds = await mindsToPurge(this.ctx.db, 10);
-          if (minds.length === 0 || this.stopped) break;
-          for (const { id, deletedAt } of minds) {
-            if (this.stopped) return;
-            await this.purge(id, deletedAt);
-          }
-        }
-      } while (this.again && !this.stopped);
-    } catch (err) {
-      if (this.stopped) return;
-      this.ctx.log.error({ err }, 'mind purge: cannot remove the rows of a deleted mind; trying again');
-      this.timer = setTimeout(() => this.wake(), ERROR_BACKOFF_MS);
-      this.timer.unref();
+  /** Purges every marked mind; sleeps until the next wake. */
+  private async purgeMarked(): Promise<null> {
+    for (;;) {
+      const minds = await mindsToPurge(this.ctx.db, 10);
+      if (minds.length === 0 || this.loop.stopped) return null;
+      for (const { id, deletedAt } of minds) {
+        if (this.loop.stopped) return null;
+        await this.purge(id, deletedAt);
+      }
     }
   }
 
@@ -111,7 +93,7 @@ export class MindPurger {
     let removed = 0;
     for (const { sql } of CHUNKS) {
       for (;;) {
-        if (this.stopped) return;
+        if (this.loop.stopped) return;
         const n = await deleteChunk(this.ctx.db, sql, mindId, chunk);
         removed += n;
         await yieldToEventLoop();
@@ -123,9 +105,7 @@ export class MindPurger {
   }
 
   /** Stops after the statement running now; what is left resumes at the next start. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

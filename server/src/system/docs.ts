@@ -39,13 +39,19 @@ const SWAGGER_UI_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js'];
 const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
 
 /** Whether a path is one docsRouter serves (the app hands it these, with the docs' security headers). */
-export const isDocsPath = (path: string) => path === '/openapi.json' || path === '/favicon.ico' || path.startsWith('/docs');
+export const isDocsPath = (path: string) => path === '/' || path === '/openapi.json' || path === '/favicon.ico' || path.startsWith('/docs');
 
 /** /openapi.json, Swagger UI at /docs/api, the markdown guides under /docs/... as HTML, and /favicon.ico. */
 export function docsRouter(): Router {
   const router = express.Router();
   const openapi = JSON.stringify(buildOpenApiDocument());
   const favicon = faviconIco();
+
+  // The address the server prints at start leads somewhere: the guides. 302, not 308: a browser would
+  // remember a permanent redirect of the service's root for good.
+  router.get('/', (_req, res) => {
+    res.redirect(302, '/docs');
+  });
 
   router.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);

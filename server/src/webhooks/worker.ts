@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { BackgroundLoop } from '../lib/background-loop.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
 import { claimDueDeliveries, failExcessPending, nextDueAt } from './deliveries-store.js';
@@ -26,10 +27,7 @@ const TRIM_INTERVAL_MS = 1000;
  */
 export class DeliveryWorker {
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
-  private pumping: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly loop: BackgroundLoop;
   private readonly leaseMs: number;
   /** Webhooks with a settled attempt since the last pass: their pending deliveries are kept under the cap. */
   private readonly toTrim = new Set<string>();
@@ -42,47 +40,41 @@ export class DeliveryWorker {
   ) {
     // A lease outlives the longest attempt (timeout) with room to record the result.
     this.leaseMs = 2 * ctx.config.webhookTimeoutMs + 1000;
+    this.loop = new BackgroundLoop({
+      step: () => this.pump(),
+      log: ctx.log,
+      failure: 'webhook worker: cannot claim deliveries',
+      retryMs: ERROR_BACKOFF_MS,
+    });
   }
 
   /** Look for due rows now. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = null;
-      if (this.again) this.wake();
-    });
+    this.loop.wake();
   }
 
-  private async pump(): Promise<void> {
-    clearTimeout(this.timer);
-    try {
-      do {
-        this.again = false;
-        await this.trimPending();
-        while (!this.stopped && this.inFlight.size < CONCURRENCY) {
-          const now = this.ctx.clock.now();
-          const token = newId();
-          const limit = CONCURRENCY - this.inFlight.size;
-          const claimed = await claimDueDeliveries(this.ctx.db, {
-            now: now.toISOString(),
-            leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
-            token,
-            limit,
-          });
-          for (const delivery of claimed) this.launch(delivery, token);
-          if (claimed.length < limit) break; // nothing more is due now
-        }
-      } while (this.again && !this.stopped);
-      if (!this.stopped && this.inFlight.size < CONCURRENCY) await this.sleepUntilDue();
-    } catch (err) {
-      if (this.stopped) return;
-      this.ctx.log.error({ err }, 'webhook worker: cannot claim deliveries');
-      this.setTimer(ERROR_BACKOFF_MS);
+  /**
+   * Claims what is due, up to CONCURRENCY in flight; answers how long to sleep: until the next row is
+   * due, or (all slots busy) until an attempt settles and wakes the loop.
+   */
+  private async pump(): Promise<number | null> {
+    await this.trimPending();
+    while (!this.loop.stopped && this.inFlight.size < CONCURRENCY) {
+      const now = this.ctx.clock.now();
+      const token = newId();
+      const limit = CONCURRENCY - this.inFlight.size;
+      const claimed = await claimDueDeliveries(this.ctx.db, {
+        now: now.toISOString(),
+        leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
+        token,
+        limit,
+      });
+      for (const delivery of claimed) this.launch(delivery, token);
+      if (claimed.length < limit) break; // nothing more is due now
     }
+    if (this.loop.wakePending) return 0; // woken meanwhile: the next pass follows at once, no need to ask when
+    if (this.loop.stopped || this.inFlight.size >= CONCURRENCY) return null;
+    return this.untilDue();
   }
 
   /**
@@ -97,7 +89,7 @@ export class DeliveryWorker {
     const started = performance.now();
     for (const [webhookId, last] of this.trimmed) if (started - last.at >= TRIM_INTERVAL_MS) this.trimmed.delete(webhookId);
     for (const webhookId of [...this.toTrim]) {
-      if (this.stopped) return;
+      if (this.loop.stopped) return;
       const last = this.trimmed.get(webhookId);
       if (last && !last.more) continue; // trimmed less than TRIM_INTERVAL_MS ago: a later pass does it
       this.toTrim.delete(webhookId);
@@ -106,7 +98,7 @@ export class DeliveryWorker {
       this.trimmed.set(webhookId, { at: performance.now(), more: failed === TRIM_CHUNK });
       if (failed === TRIM_CHUNK) {
         this.toTrim.add(webhookId); // more beyond: the next pass goes on
-        this.again = true;
+        this.loop.wake();
       }
       if (failed > 0)
         this.ctx.log.warn({ webhook_id: webhookId, failed, max: keep }, 'webhook: too many pending deliveries, the oldest dropped');
@@ -126,25 +118,16 @@ export class DeliveryWorker {
     this.inFlight.set(delivery.id, { abort, done });
   }
 
-  private async sleepUntilDue() {
+  /** How long until the next pending row is due, at most IDLE_POLL_MS. */
+  private async untilDue(): Promise<number> {
     const now = this.ctx.clock.now();
     const due = await nextDueAt(this.ctx.db, now.toISOString());
-    const wait = due === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(5, Date.parse(due) - now.getTime()));
-    this.setTimer(wait);
-  }
-
-  private setTimer(ms: number) {
-    clearTimeout(this.timer);
-    if (this.stopped) return;
-    this.timer = setTimeout(() => this.wake(), ms);
-    this.timer.unref();
+    return due === null ? IDLE_POLL_MS : Math.min(IDLE_POLL_MS, Math.max(5, Date.parse(due) - now.getTime()));
   }
 
   /** Stops claiming, lets attempts in flight finish (up to MIND_SHUTDOWN_TIMEOUT), aborts the rest and gives their rows back. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.pumping;
+    await this.loop.stop();
     const all = Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
     let grace: NodeJS.Timeout | undefined;
     const finished = await Promise.race([
