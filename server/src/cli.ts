@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './config.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
@@ -89,7 +90,8 @@ async function run(args: string[]): Promise<number> {
     case 'backup': {
       const [file, ...extra] = rest;
       if (!file || extra.length) throw new UsageError('Use `mind-service backup <file>`.');
-      const { file: written, pages } = await backupSqlite(config, file);
+      // `pnpm mind-service` runs in the repository root: a relative name means where the user typed it (INIT_CWD).
+      const { file: written, pages } = await backupSqlite(config, resolve(process.env.INIT_CWD ?? '.', file));
       console.log(`Backup written to ${written} (${pages} pages).`);
       return 0;
     }
