@@ -104,6 +104,27 @@ export const computersMigrations: Migration[] = [
       }
     },
     async down(db) {
+      // Screenshots go back inside their results, where the code of that time reads them, a few at a time.
+      let after = 0;
+      for (;;) {
+        const rows: Array<{ seq: number; id: string; result: string | null; png: Buffer }> = await db('commands as c')
+          .join('command_screenshots as s', 's.command_id', 'c.id')
+          .where('c.seq', '>', after)
+          .orderBy('c.seq')
+          .limit(20)
+          .select('c.seq', 'c.id', 'c.result', 's.png');
+        if (rows.length === 0) break;
+        for (const row of rows) {
+          after = Number(row.seq);
+          const result = {
+            ...(row.result ? (JSON.parse(row.result) as Record<string, unknown>) : {}),
+            screenshot_b64: Buffer.from(row.png).toString('base64'),
+          };
+          await db('commands')
+            .where({ id: row.id })
+            .update({ result: JSON.stringify(result) });
+        }
+      }
       await db.schema.dropTable('command_screenshots');
       await db.schema.alterTable('commands', (t) => {
         t.dropIndex(['completed_at'], 'commands_retention');

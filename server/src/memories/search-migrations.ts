@@ -114,6 +114,10 @@ export const searchMigrations: Migration[] = [
       await db.raw('DROP TABLE IF EXISTS memory_search_stats');
       await db.raw('DROP TABLE IF EXISTS memories_fts_terms');
       await db.raw('DROP TABLE IF EXISTS memories_fts_words');
+      // memories_rank back in 0510's shape, or the code of that time cannot write its rows. The index
+      // keeps the ascii tokenizer: that code wrote the same words and searched through the same index.
+      await db.raw('ALTER TABLE memories_rank DROP COLUMN mind_id');
+      await db.raw('ALTER TABLE memories_rank DROP COLUMN words');
     },
   },
 ];

@@ -35,6 +35,9 @@ export const mindsMigrations: Migration[] = [
       await db.raw('INSERT INTO mind_deletions (mind_id, deleted_at) SELECT id, deleted_at FROM minds WHERE deleted_at IS NOT NULL');
     },
     async down(db) {
+      // Before this, `deleted_at` was the mark: minds deleted since (their row may be unmarked yet) get it back.
+      await db.raw(`UPDATE minds SET deleted_at = (SELECT d.deleted_at FROM mind_deletions d WHERE d.mind_id = minds.id)
+        WHERE deleted_at IS NULL AND id IN (SELECT mind_id FROM mind_deletions)`);
       await db.schema.dropTable('mind_deletions');
     },
   },
