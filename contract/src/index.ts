@@ -45,6 +45,7 @@ export * from './chat.js';
 export * from './scripts.js';
 export * from './webhooks.js';
 export * from './computers.js';
+export * from './commands.js';
 export * from './system.js';
 export * from './events.js';
 export * from './patterns.js';

@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { type AuthKind, ErrorObject, errorDescription } from './common.js';
-import { COMMAND_PAYLOADS, COMMAND_TYPES } from './computers.js';
+import { COMMAND_PAYLOADS, COMMAND_TYPES } from './commands.js';
 import { errorExamples, type NamedExample, routesWithOwnErrors, successExamples } from './examples.js';
 import { contract } from './index.js';
 import { SCREENSHOT_EXAMPLE_URL, sampleOf } from './openapi-samples.js';
