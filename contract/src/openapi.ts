@@ -2,7 +2,9 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteaso
 import { isZodType, type AppRoute } from '@ts-rest/core';
 import { type AuthKind, ErrorObject, errorDescription } from './common.js';
 import { COMMAND_PAYLOADS, COMMAND_TYPES } from './commands.js';
-import { errorExamples, type NamedExample, routesWithOwnErrors, successExamples } from './examples.js';
+import { errorExamples, routesWithOwnErrors } from './examples/errors.js';
+import type { NamedExample } from './examples/shared.js';
+import { successExamples } from './examples/success.js';
 import { contract } from './index.js';
 import { SCREENSHOT_EXAMPLE_URL, sampleOf } from './openapi-samples.js';
 import { type ContractRoute, listRoutes } from './routes.js';
@@ -411,4 +413,5 @@ function unfilledOptionalQuery(document: Document) {
   }
 }
 
-export { type BadRequest, badRequestOf, ERROR_MESSAGES } from './examples.js';
+export { badRequestOf } from './examples/errors.js';
+export { type BadRequest, ERROR_MESSAGES } from './examples/shared.js';
