@@ -1,11 +1,26 @@
 import { accountsContract } from './accounts.js';
-import { c } from './common.js';
+import { chatRoutes } from './chat.js';
+import { c, mindKeyErrors, routerOptions } from './common.js';
 import { computersContract } from './computers.js';
-import { memoriesContract } from './memories.js';
+import { memoryRoutes } from './memories.js';
 import { mindsContract } from './minds.js';
+import { recallRoutes } from './recall.js';
+import { scriptRoutes } from './scripts.js';
 import { systemContract } from './system.js';
 import { tasksContract } from './tasks.js';
+import { transferRoutes } from './transfer.js';
 import { webhooksContract } from './webhooks.js';
+
+const { storeMemory, memoryStats, ...memoryById } = memoryRoutes;
+/**
+ * `memories.*`: the routes of five areas (memories, recall, transfer, chat, scripts) under one key, as
+ * the server, the SDK and the document name them; in the order the server registers them (literal
+ * paths before `/memory/:id`).
+ */
+export const memoriesContract = c.router(
+  { storeMemory, ...recallRoutes, memoryStats, ...transferRoutes, ...memoryById, ...chatRoutes, ...scriptRoutes },
+  routerOptions(mindKeyErrors),
+);
 
 /** The whole API. The server implements it, the SDK calls it, the OpenAPI document is generated from it. */
 export const contract = c.router({
@@ -24,8 +39,13 @@ export * from './accounts.js';
 export * from './minds.js';
 export * from './tasks.js';
 export * from './memories.js';
+export * from './recall.js';
+export * from './transfer.js';
+export * from './chat.js';
+export * from './scripts.js';
 export * from './webhooks.js';
 export * from './computers.js';
+export * from './commands.js';
 export * from './system.js';
 export * from './events.js';
 export * from './patterns.js';

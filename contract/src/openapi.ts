@@ -1,13 +1,15 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { isZodType, type AppRoute } from '@ts-rest/core';
-import { type AuthKind, ErrorObject, errorDescription } from './common.js';
-import { COMMAND_PAYLOADS, COMMAND_TYPES } from './computers.js';
-import { errorExamples, type NamedExample, routesWithOwnErrors, successExamples } from './examples.js';
+import { isZodType } from '@ts-rest/core';
+import type { AuthKind } from './common.js';
+import { routesWithOwnErrors } from './examples/errors.js';
 import { contract } from './index.js';
-import { SCREENSHOT_EXAMPLE_URL, sampleOf } from './openapi-samples.js';
-import { type ContractRoute, listRoutes } from './routes.js';
-import { NUL_FREE } from './patterns.js';
+import { listRoutes } from './routes.js';
 import type { z } from './zod.js';
+import { commandQueryForm } from './openapi/command-query.js';
+import { forbidNul } from './openapi/forbid-nul.js';
+import { liftParameterDescriptions, unfilledOptionalQuery } from './openapi/parameters.js';
+import { responsesOf } from './openapi/responses.js';
+import { wholeExamples } from './openapi/whole-examples.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -42,71 +44,6 @@ const TAGS: Record<string, string> = {
   Computers: 'Remote control of registered computers (Mind Key or JWT): install codes, commands, their results and screenshots.',
   'Computer agent': 'What `screen-remote-agent` calls: registration with an install code, then its Computer Token for polling and results.',
 };
-
-type ExampleObject = Omit<NamedExample, 'component'>;
-
-/**
- * Named examples, keyed by their summary in kebab case (unique within one answer). An example with a
- * `component` name is registered once under `components.examples` and referenced.
- */
-function examplesObject(registry: OpenAPIRegistry, shared: Map<string, string>, list: NamedExample[], where: string) {
-  const out: Record<string, ExampleObject | { $ref: string }> = {};
-  for (const { component, ...example } of list) {
-    const name = example.summary
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-|-$/g, '');
-    if (out[name]) throw new Error(`${where}: two examples named ${name}`);
-    if (!component) {
-      out[name] = example;
-      continue;
-    }
-    const json = JSON.stringify(example);
-    const registered = shared.get(component);
-    if (registered === undefined) {
-      registry.registerComponent('examples', component, example);
-      shared.set(component, json);
-    } else if (registered !== json) {
-      throw new Error(`${where}: example ${component} differs from the one registered under that name`);
-    }
-    out[name] = { $ref: `#/components/examples/${component}` };
-  }
-  return out;
-}
-
-/** Every input the server reads is validated: a route with path parameters, a query or a body can answer 400. */
-const takesInput = (route: AppRoute) => Boolean(route.pathParams || route.query || ('body' in route && isZodType(route.body)));
-
-function responsesOf(registry: OpenAPIRegistry, shared: Map<string, string>, entry: ContractRoute): RouteConfig['responses'] {
-  const { route } = entry;
-  const out: RouteConfig['responses'] = {};
-  const responses = takesInput(route) && !(400 in route.responses) ? { ...route.responses, 400: ErrorObject } : route.responses;
-  for (const [code, schema] of Object.entries(responses)) {
-    const status = Number(code);
-    const description = status < 300 ? (route.summary ?? 'Success') : errorDescription(status);
-    if (isZodType(schema)) {
-      // An error: what the server answers for this route and status. A success: its schema's examples, unless another status shares the schema.
-      const examples = schema === ErrorObject ? errorExamples(entry, status) : successExamples(entry, status);
-      out[code] = {
-        description,
-        content: {
-          'application/json': {
-            schema: schema as z.ZodTypeAny,
-            ...(examples.length ? { examples: examplesObject(registry, shared, examples, `${entry.key} ${status}`) } : {}),
-          },
-        },
-      };
-    } else if (schema && typeof schema === 'object' && 'contentType' in schema) {
-      const contentType = (schema as { contentType: string }).contentType;
-      const examples =
-        contentType === 'image/png' ? { examples: { screen: { summary: 'A screen', externalValue: SCREENSHOT_EXAMPLE_URL } } } : {};
-      out[code] = { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' }, ...examples } } };
-    } else {
-      out[code] = { description };
-    }
-  }
-  return out;
-}
 
 /** Builds the OpenAPI 3.1 document from the contract. Pure: same contract, same document. */
 export function buildOpenApiDocument() {
@@ -176,6 +113,7 @@ export function buildOpenApiDocument() {
     servers: [{ url: '/', description: 'This server' }],
     tags: [...new Set(routes.map((r) => r.metadata.tag))].map((name) => ({ name, description: TAGS[name] })),
   });
+  // What the generator cannot say, added to its document (each step in ./openapi/).
   liftParameterDescriptions(document);
   commandQueryForm(document);
   unfilledOptionalQuery(document);
@@ -184,231 +122,5 @@ export function buildOpenApiDocument() {
   return document;
 }
 
-interface ParameterObject {
-  name: string;
-  in: string;
-  schema?: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-/** A payload schema's field names and the required ones (through a refinement), and its own `anyOf` rule if any. */
-function payloadFields(schema: z.ZodTypeAny) {
-  let inner = schema;
-  while (inner._def.typeName === 'ZodEffects') inner = inner._def.schema;
-  const shape = (inner as z.AnyZodObject).shape as Record<string, z.ZodTypeAny>;
-  const names = Object.keys(shape);
-  const anyOf = (schema._def as { openapi?: { metadata?: { anyOf?: unknown } } }).openapi?.metadata?.anyOf;
-  return { names, required: names.filter((name) => !shape[name]!.isOptional()), anyOf };
-}
-
-/**
- * `GET /computers/{id}/command` takes each type's own payload fields as query parameters, and no field of
- * another type. OpenAPI says which query parameters go together with one form-exploded object parameter
- * whose schema has a variant per type; the field rules stay those of the contract's query schema.
- */
-function commandQueryForm(document: Document) {
-  const operation = (document.paths?.['/computers/{id}/command'] as { get?: { parameters?: ParameterObject[] } } | undefined)?.get;
-  if (!operation?.parameters) return;
-  const query = operation.parameters.filter((p) => p.in === 'query');
-  const fields = Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }]));
-  const payloadNames = Object.keys(fields).filter((name) => name !== 'type');
-  const variants = COMMAND_TYPES.map((type) => {
-    const { names, required, anyOf } = payloadFields(COMMAND_PAYLOADS[type]);
-    return {
-      type: 'object',
-      title: type,
-      properties: {
-        type: { type: 'string', const: type },
-        ...Object.fromEntries(names.map((name) => [name, fields[name]])),
-        // Another type's fields are refused (400).
-        ...Object.fromEntries(payloadNames.filter((name) => !names.includes(name)).map((name) => [name, false])),
-      },
-      required: ['type', ...required],
-      ...(anyOf ? { anyOf } : {}),
-    };
-  });
-  operation.parameters = [
-    ...operation.parameters.filter((p) => p.in !== 'query'),
-    {
-      name: 'command',
-      in: 'query',
-      required: true,
-      style: 'form',
-      explode: true,
-      description:
-        "The command as query parameters: `type` and that type's payload fields by their own names (`keys` comma-separated), e.g. `?type=click&x=10&y=20`. A field of another type is a 400.",
-      schema: { oneOf: variants },
-      example: sampleOf({ oneOf: variants }, {}, 'GET /computers/{id}/command ?command'),
-    },
-  ];
-}
-
-/** No string the server reads may hold U+0000 (PostgreSQL cannot store one): a 400 naming the field. */
-const isStringSchema = (schema: Record<string, unknown>) =>
-  schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string'));
-
-/**
- * States the NUL rule on every string schema of the document: `pattern` NUL_FREE where the schema has
- * none (a schema's own pattern refuses U+0000 itself: see patterns.ts). Answers never hold one either
- * (nothing stored does), so the shared components may say it too.
- */
-function forbidNul(node: unknown): void {
-  if (Array.isArray(node)) {
-    for (const item of node) forbidNul(item);
-    return;
-  }
-  if (!node || typeof node !== 'object') return;
-  const schema = node as Record<string, unknown>;
-  if (isStringSchema(schema) && schema.enum === undefined && schema.const === undefined && schema.format !== 'binary') {
-    schema.pattern ??= NUL_FREE;
-  }
-  for (const [key, value] of Object.entries(schema)) {
-    if (key !== 'example' && key !== 'examples' && key !== 'enum' && key !== 'const' && key !== 'default') forbidNul(value);
-  }
-}
-
-type Document = ReturnType<OpenApiGeneratorV31['generateDocument']>;
-interface SchemaLike {
-  description?: string;
-  $ref?: string;
-  allOf?: SchemaLike[];
-}
-interface ParameterLike {
-  description?: string;
-  schema?: SchemaLike;
-}
-
-function describe(schema: SchemaLike | undefined, components: Record<string, SchemaLike>): string | undefined {
-  if (!schema) return undefined;
-  if (schema.description) return schema.description;
-  if (schema.$ref) return components[schema.$ref.split('/').pop() ?? '']?.description;
-  // A described reference (`allOf: [$ref, {description}]`): the route's own words before the component's.
-  for (const part of [...(schema.allOf ?? [])].sort((a, b) => Number(Boolean(a.$ref)) - Number(Boolean(b.$ref)))) {
-    const found = describe(part, components);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** Swagger UI shows a parameter's own description; copy it up from its schema (or the referenced component). */
-function liftParameterDescriptions(document: Document) {
-  const components = (document.components?.schemas ?? {}) as Record<string, SchemaLike>;
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem as Record<string, { parameters?: ParameterLike[] }>)) {
-      for (const parameter of operation.parameters ?? []) {
-        parameter.description ??= describe(parameter.schema, components);
-      }
-    }
-  }
-}
-
-type Schema = Record<string, unknown>;
-interface MediaLike {
-  schema?: Schema;
-  example?: unknown;
-  examples?: unknown;
-}
-interface OperationLike {
-  parameters?: ParameterObject[];
-  requestBody?: { content: Record<string, MediaLike> };
-  responses: Record<string, { content?: Record<string, MediaLike> }>;
-}
-
-function operationOf(document: Document, route: AppRoute): OperationLike {
-  const pathItem = document.paths?.[route.path.replace(/:(\w+)/g, '{$1}')] as Record<string, OperationLike> | undefined;
-  const operation = pathItem?.[route.method.toLowerCase()];
-  if (!operation) throw new Error(`${route.method} ${route.path}: not in the document`);
-  return operation;
-}
-
-/**
- * Every JSON request body and success answer shows one whole example (LLM tool builders and client
- * generators read no property examples): made of its schema's property examples, and parsed by the
- * route's own zod schema, so it is a request the server takes and an answer it gives.
- */
-function wholeExamples(document: Document, routes: ContractRoute[]) {
-  const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  for (const { key, route } of routes) {
-    const operation = operationOf(document, route);
-    const add = (media: MediaLike | undefined, schema: unknown, where: string) => {
-      if (!media?.schema || media.example !== undefined || media.examples !== undefined) return;
-      const value = sampleOf(media.schema, components, where);
-      const parsed = (schema as z.ZodTypeAny).safeParse(value);
-      if (!parsed.success) throw new Error(`${where}: the example made of the property examples is refused: ${parsed.error.message}`);
-      media.example = value;
-    };
-    add(operation.requestBody?.content['application/json'], 'body' in route ? route.body : undefined, `${key} body`);
-    for (const [code, response] of Object.entries(operation.responses)) {
-      if (Number(code) < 300) add(response.content?.['application/json'], route.responses[Number(code)], `${key} ${code}`);
-    }
-  }
-}
-
-const PREFILLS = ['example', 'examples', 'default'] as const;
-/** A value in a sentence: in backticks, then a full stop unless the value ends with one. */
-const words = (value: unknown) => {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return `\`${text}\`${/[.!?]$/.test(text) ? '' : '.'}`;
-};
-
-/** Whether Swagger UI would take a value from this schema: its own, a referenced one's, an `allOf`/`anyOf`/`oneOf` part's. */
-function prefills(schema: unknown, components: Record<string, Schema>): boolean {
-  if (!schema || typeof schema !== 'object') return false;
-  const s = schema as Schema;
-  if (PREFILLS.some((key) => s[key] !== undefined)) return true;
-  if (typeof s.$ref === 'string' && prefills(components[s.$ref.split('/').pop() ?? ''], components)) return true;
-  return (['allOf', 'anyOf', 'oneOf'] as const).some(
-    (key) => Array.isArray(s[key]) && (s[key] as unknown[]).some((p) => prefills(p, components)),
-  );
-}
-
-/** A copy of a parameter's schema without the values Swagger UI would fill in, each said in `said`; a reference carrying one is inlined. */
-function withoutPrefills(schema: Schema, components: Record<string, Schema>, said: string[]): Schema {
-  let out: Schema = { ...schema };
-  if (typeof out.$ref === 'string') {
-    const target = components[out.$ref.split('/').pop() ?? ''];
-    if (target && prefills(target, components)) {
-      const { $ref: _, ...rest } = out;
-      out = { ...structuredClone(target), ...rest };
-    }
-  }
-  for (const key of PREFILLS) {
-    if (out[key] === undefined) continue;
-    const value = key === 'examples' && Array.isArray(out[key]) ? (out[key] as unknown[])[0] : out[key];
-    said.push(`${key === 'default' ? 'Default' : 'Example'}: ${words(value)}`);
-    delete out[key];
-  }
-  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    if (Array.isArray(out[key])) out[key] = (out[key] as Schema[]).map((part) => withoutPrefills(part, components, said));
-  }
-  return out;
-}
-
-/**
- * Swagger UI's "Try it out" fills a parameter in with its `example` or `examples`, or its schema's
- * `example` or `default` (through references, `allOf`, the first `oneOf`/`anyOf`), and sends it: an
- * optional query parameter would filter unasked (the recall form sent `category=preference` and found
- * nothing else). An optional query parameter says its example or default in words instead.
- */
-function unfilledOptionalQuery(document: Document) {
-  const components = (document.components?.schemas ?? {}) as Record<string, Schema>;
-  for (const pathItem of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem as Record<string, OperationLike>)) {
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.in !== 'query' || parameter.required) continue;
-        const said: string[] = [];
-        if (parameter.example !== undefined) said.push(`Example: ${words(parameter.example)}`);
-        const named = Object.values((parameter.examples ?? {}) as Record<string, { value?: unknown }>);
-        if (named[0]?.value !== undefined) said.push(`Example: ${words(named[0].value)}`);
-        delete parameter.example;
-        delete parameter.examples;
-        if (parameter.schema) parameter.schema = withoutPrefills(parameter.schema, components, said);
-        const description = typeof parameter.description === 'string' ? parameter.description : '';
-        const news = [...new Set(said)].filter((sentence) => !description.includes(sentence.replace(/^\w+: (`.*`)\.?$/, '$1')));
-        if (news.length) parameter.description = [description, ...news].filter(Boolean).join(' ');
-      }
-    }
-  }
-}
-
-export { type BadRequest, badRequestOf, ERROR_MESSAGES } from './examples.js';
+export { badRequestOf } from './examples/errors.js';
+export { type BadRequest, ERROR_MESSAGES } from './examples/shared.js';

@@ -1,0 +1,56 @@
+import { COMMAND_PAYLOADS, COMMAND_TYPES } from '../commands.js';
+import type { z } from '../zod.js';
+import { sampleOf } from './samples.js';
+import type { Document, ParameterObject } from './types.js';
+
+/** A payload schema's field names and the required ones (through a refinement), and its own `anyOf` rule if any. */
+function payloadFields(schema: z.ZodTypeAny) {
+  let inner = schema;
+  while (inner._def.typeName === 'ZodEffects') inner = inner._def.schema;
+  const shape = (inner as z.AnyZodObject).shape as Record<string, z.ZodTypeAny>;
+  const names = Object.keys(shape);
+  const anyOf = (schema._def as { openapi?: { metadata?: { anyOf?: unknown } } }).openapi?.metadata?.anyOf;
+  return { names, required: names.filter((name) => !shape[name]!.isOptional()), anyOf };
+}
+
+/**
+ * `GET /computers/{id}/command` takes each type's own payload fields as query parameters, and no field of
+ * another type. OpenAPI says which query parameters go together with one form-exploded object parameter
+ * whose schema has a variant per type; the field rules stay those of the contract's query schema.
+ */
+export function commandQueryForm(document: Document) {
+  const operation = (document.paths?.['/computers/{id}/command'] as { get?: { parameters?: ParameterObject[] } } | undefined)?.get;
+  if (!operation?.parameters) return;
+  const query = operation.parameters.filter((p) => p.in === 'query');
+  const fields = Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }]));
+  const payloadNames = Object.keys(fields).filter((name) => name !== 'type');
+  const variants = COMMAND_TYPES.map((type) => {
+    const { names, required, anyOf } = payloadFields(COMMAND_PAYLOADS[type]);
+    return {
+      type: 'object',
+      title: type,
+      properties: {
+        type: { type: 'string', const: type },
+        ...Object.fromEntries(names.map((name) => [name, fields[name]])),
+        // Another type's fields are refused (400).
+        ...Object.fromEntries(payloadNames.filter((name) => !names.includes(name)).map((name) => [name, false])),
+      },
+      required: ['type', ...required],
+      ...(anyOf ? { anyOf } : {}),
+    };
+  });
+  operation.parameters = [
+    ...operation.parameters.filter((p) => p.in !== 'query'),
+    {
+      name: 'command',
+      in: 'query',
+      required: true,
+      style: 'form',
+      explode: true,
+      description:
+        "The command as query parameters: `type` and that type's payload fields by their own names (`keys` comma-separated), e.g. `?type=click&x=10&y=20`. A field of another type is a 400.",
+      schema: { oneOf: variants },
+      example: sampleOf({ oneOf: variants }, {}, 'GET /computers/{id}/command ?command'),
+    },
+  ];
+}

@@ -1,0 +1,84 @@
+import { errors, IsoDateOrDateTime, c, meta, QueryBoolean, QueryInteger } from './common.js';
+import { Memory, MemoryCategory, Tag } from './memories.js';
+import { z } from './zod.js';
+
+/** A recall can require at most this many tags (a memory holds at most 50). */
+export const MAX_RECALL_TAGS = 20;
+
+export const RecallMode = z.enum(['hybrid', 'keyword', 'semantic']).openapi('RecallMode', {
+  description:
+    '`hybrid` (default): the keyword ranking and the ranking by meaning fused; `keyword`: full-text only; `semantic`: by meaning only (needs embeddings).',
+  example: 'hybrid',
+});
+
+export const RecallHit = Memory.extend({
+  score: z.number().openapi({
+    description:
+      'Relevance; higher is better, comparable within one answer. keyword: BM25 (ts_rank on PostgreSQL); semantic: cosine similarity; hybrid: the fused rank score. With an empty `q`, recency order and score 0.',
+    example: 0.0325,
+  }),
+  match: z.enum(['keyword', 'semantic', 'both']).openapi({
+    description: 'How it was found: by its words, by its meaning, or both.',
+    example: 'both',
+  }),
+}).openapi('RecallHit');
+
+export const RecallQuery = z.object({
+  q: z
+    .string()
+    .max(1000)
+    // A rule of every script's letters, which no pattern every engine reads alike can state: the description says it.
+    .refine((q) => /^\s*$|[\p{L}\p{N}]/u.test(q), 'has no letters or digits to search for (leave it out to list the newest memories)')
+    .optional()
+    .openapi({
+      description: 'Words to search for in key, content and tags: blank, or with at least one letter or digit. Empty: newest first.',
+    }),
+  category: MemoryCategory.optional().openapi({ description: 'Only this category (`credentials` only when asked for).' }),
+  memory_key: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ description: 'Only the memory with this key. (`key` in a query string is always the Mind Key.)' }),
+  tags: z
+    .union([Tag, z.array(Tag).max(MAX_RECALL_TAGS)])
+    .optional()
+    .openapi({ description: `Repeat to require several (at most ${MAX_RECALL_TAGS}): \`tags=a&tags=b\`.` }),
+  verified: QueryBoolean.optional().openapi({ description: 'true: only verified; false: only unverified.' }),
+  since: IsoDateOrDateTime.optional().openapi({
+    description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).',
+  }),
+  mode: RecallMode.optional(),
+  limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({ description: '`next_cursor` of the previous page, with `q` and the filters unchanged (any other text is 400).' }),
+});
+
+export const RecallResult = z
+  .object({
+    memories: z.array(RecallHit),
+    next_cursor: z.string().nullable().openapi({
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+      example:
+        'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
+    }),
+  })
+  .openapi('RecallResult');
+
+const mk = meta('mindKey', 'Memories');
+
+/** Recall by words and by meaning; composed into `memoriesContract` (index.ts). */
+export const recallRoutes = c.router({
+  recallMemories: {
+    method: 'GET',
+    path: '/memory/recall',
+    summary: 'Search memories',
+    description:
+      'Finds memories by their words (full-text over key, content and tags) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. Verified memories rank higher. A memory is found by meaning once the background worker embedded it (`pending_embeddings` in GET /memory/stats). `credentials` memories appear only when `category=credentials` is asked for, by keyword. Page with `next_cursor`.',
+    query: RecallQuery,
+    responses: { 200: RecallResult, ...errors(400) },
+    metadata: mk,
+  },
+});
