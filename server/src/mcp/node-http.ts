@@ -15,8 +15,7 @@ export interface NodeMcpOptions {
  * less cost per call:
  * - a body the endpoint has parsed goes to the SDK as `parsedBody` only (it reads it from there, never
  *   from the request): the web Request carries no copy of it, serialised again and never read;
- * - a complete answer (JSON) is written with one call, an event stream (2025 answers) as its events
- *   come, each burst in one write (headers, event and end of stream in one packet, not three);
+ * - a complete answer (JSON) is read whole and written with its length, not streamed in chunks;
  * - `Cache-Control` stays the service's `no-store`: the SDK's `no-cache` on event streams would let a
  *   cache keep answers that carry a mind's data.
  */
@@ -87,12 +86,7 @@ async function writeResponse(response: Response, res: ServerResponse, closed: Ab
     res.setHeader('Content-Length', body.length);
     return void res.end(body);
   }
-  // An event stream: what the SDK writes in one go (an event and the stream's end) leaves in one write.
-  let uncorkLater: NodeJS.Immediate | undefined;
-  const uncork = () => {
-    uncorkLater = undefined;
-    res.uncork();
-  };
+  // An event stream (2025 answers, subscriptions): each event as it comes, until the stream or the client ends.
   let drained: (() => void) | undefined;
   const onDrain = () => drained?.();
   res.on('drain', onDrain);
@@ -100,10 +94,6 @@ async function writeResponse(response: Response, res: ServerResponse, closed: Ab
   try {
     for await (const chunk of response.body) {
       if (closed.aborted) break;
-      if (uncorkLater === undefined) {
-        res.cork();
-        uncorkLater = setImmediate(uncork);
-      }
       if (!res.write(chunk)) await new Promise<void>((resume) => (drained = resume));
     }
   } catch {
@@ -112,7 +102,5 @@ async function writeResponse(response: Response, res: ServerResponse, closed: Ab
     res.off('drain', onDrain);
     closed.removeEventListener('abort', onDrain);
   }
-  // end() uncorks the connection fully; a later uncork could release the next answer's cork.
-  if (uncorkLater !== undefined) clearImmediate(uncorkLater);
   res.end();
 }
