@@ -11,13 +11,12 @@ export interface NodeMcpOptions {
 }
 
 /**
- * The SDK's handler for node:http, as `toNodeHandler` of `@modelcontextprotocol/node` serves it, at
- * less cost per call:
+ * The SDK's handler for node:http, as `toNodeHandler` of `@modelcontextprotocol/node` serves it, except:
+ * - `Cache-Control` stays the service's `no-store` on every answer: `toNodeHandler` wrote the SDK's
+ *   `no-cache` over it on event streams, which would let a cache keep answers that carry a mind's data;
  * - a body the endpoint has parsed goes to the SDK as `parsedBody` only (it reads it from there, never
- *   from the request): the web Request carries no copy of it, serialised again and never read;
- * - a complete answer (JSON) is read whole and written with its length, not streamed in chunks;
- * - `Cache-Control` stays the service's `no-store`: the SDK's `no-cache` on event streams would let a
- *   cache keep answers that carry a mind's data.
+ *   from the request), not serialised again into the web Request;
+ * - a complete answer (JSON) is read whole and written with its length, not streamed in chunks.
  */
 export function nodeMcpHandler(fetchHandler: FetchHandler, options: NodeMcpOptions) {
   return async (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, parsedBody: unknown) => {
