@@ -21,18 +21,18 @@ export const HTTP_QUICK: HttpOptions = { connections: 10, durationS: 1, warmupS:
 /** The issue's target: GET /mind/tasks at least this share of the Express hello-world. */
 const TASKS_VS_EXPRESS = 0.7;
 
-interface Measured {
+export interface Measured {
   rps: number;
   p50: number;
   p99: number;
   failed: number;
 }
 
-async function measure(opts: HttpOptions, request: autocannon.Options): Promise<Measured> {
+export async function measure(opts: HttpOptions, request: autocannon.Options): Promise<Measured> {
   const base = { connections: opts.connections, ...request };
   await autocannon({ ...base, duration: opts.warmupS });
   const result = await autocannon({ ...base, duration: opts.durationS });
-  const failed = result.non2xx + result.errors + result.timeouts;
+  const failed = result.non2xx + result.errors + result.timeouts + (result.mismatches ?? 0);
   if (result.requests.total === 0) throw new Error(`${request.method ?? 'GET'} ${request.url}: no request succeeded`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failed };
 }

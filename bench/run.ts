@@ -11,6 +11,7 @@ import { benchComputers, COMPUTERS_FULL, COMPUTERS_QUICK } from './computers.js'
 import { benchBaselines, benchEndpoints, HTTP_FULL, HTTP_QUICK } from './http.js';
 import { load, markdownTable, type Row, row, writeResults } from './lib/report.js';
 import { databaseKinds, ROOT } from './lib/servers.js';
+import { benchMcp, MCP_ROUNDS_FULL, MCP_ROUNDS_QUICK } from './mcp.js';
 import { benchMemories, MEMORIES_FULL, MEMORIES_QUICK } from './memories.js';
 import { benchEmbedderCost, benchRecallQuality } from './recall-quality.js';
 import { benchWebhooks, WEBHOOKS_FULL, WEBHOOKS_QUICK } from './webhooks.js';
@@ -44,6 +45,7 @@ await step('HTTP baselines', '-', async () => {
 });
 for (const kind of databaseKinds()) {
   if (expressRps) await step('HTTP endpoints', kind, () => benchEndpoints(kind, quick ? HTTP_QUICK : HTTP_FULL, expressRps));
+  await step('MCP against REST', kind, () => benchMcp(kind, quick ? HTTP_QUICK : HTTP_FULL, quick ? MCP_ROUNDS_QUICK : MCP_ROUNDS_FULL));
   await step('remote computers', kind, () => benchComputers(kind, quick ? COMPUTERS_QUICK : COMPUTERS_FULL));
   await step('memories', kind, () => benchMemories(kind, quick ? MEMORIES_QUICK : MEMORIES_FULL));
   await step('recall quality', kind, () => benchRecallQuality(kind));

@@ -16,6 +16,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string;
       requests?: Request[];
+      /** Each answer's body must equal it; the others are counted in `mismatches`. */
+      expectBody?: string;
     }
     interface Histogram {
       average: number;
@@ -29,6 +31,7 @@ declare module 'autocannon' {
       errors: number;
       timeouts: number;
       non2xx: number;
+      mismatches: number;
     }
   }
   function autocannon(options: autocannon.Options): Promise<autocannon.Result>;

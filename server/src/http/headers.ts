@@ -56,6 +56,14 @@ export const setApiHeaders = (res: ServerResponse) => setAll(res, API_HEADERS);
 export const setDocsHeaders = (res: ServerResponse) => setAll(res, DOCS_HEADERS);
 
 /**
+ * What MCP clients in a browser send to /mcp besides the credential and the JSON: the revision, the
+ * method and the tool's name (2026-07-28), the session and the last event seen (2025 revisions).
+ */
+const MCP_REQUEST_HEADERS = ['Mcp-Protocol-Version', 'Mcp-Method', 'Mcp-Name', 'Mcp-Session-Id', 'Last-Event-Id'];
+/** What they read of an answer: the session and revision (2025 revisions), and a 401's challenge. */
+const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Authenticate'];
+
+/**
  * CORS for the browser origins an operator lists (MIND_CORS_ORIGINS); off when none are. Answers a
  * preflight itself (true: the request is done); on other requests it adds the headers and returns false.
  */
@@ -63,8 +71,15 @@ export function corsFor(origins: string[]): (req: IncomingMessage, res: ServerRe
   if (origins.length === 0) return () => false;
   const middleware = cors({
     origin: origins.includes('*') ? '*' : origins,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id'],
-    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...MCP_REQUEST_HEADERS],
+    exposedHeaders: [
+      'X-Request-Id',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Retry-After',
+      ...MCP_RESPONSE_HEADERS,
+    ],
     maxAge: 600,
   });
   return (req, res) => {

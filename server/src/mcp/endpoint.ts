@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyLimitOf, contract, DEFAULT_BODY_LIMIT, listRoutes } from '@mindservice/contract';
 import { API_VERSION } from '@mindservice/contract/openapi';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import type { AppContext } from '../context.js';
 import { ApiError } from '../http/api-error.js';
@@ -10,6 +9,7 @@ import { hasBody, readJsonBody } from '../http/body.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RawRequest } from '../http/request-log.js';
 import type { ApiRequest } from '../http/router.js';
+import { nodeMcpHandler } from './node-http.js';
 import { buildTools, errorResultOf, type Invoke, runTool, type ToolResult } from './tools.js';
 
 const INSTRUCTIONS =
@@ -75,7 +75,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     maxRequestBodySize: bodyLimit,
     onerror: reportSdkError,
   });
-  const serveMcp = toNodeHandler(handler, { maxRequestBodySize: bodyLimit, onerror: reportSdkError });
+  const serveMcp = nodeMcpHandler(handler.fetch, { maxRequestBodySize: bodyLimit, onerror: reportSdkError });
   ctx.onClose(() => handler.close());
 
   async function serve(req: RawRequest, res: ServerResponse) {
