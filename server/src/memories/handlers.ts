@@ -5,11 +5,11 @@ import type { MindCaller, UserCaller } from '../http/caller.js';
 import { requestGone } from '../http/request-gone.js';
 import { TasksService } from '../tasks/service.js';
 import { TransferService } from '../transfer/service.js';
-import { ChatService } from './chat-service.js';
+import { ChatService } from '../chat/service.js';
 import { ContentCipher } from './crypto.js';
 import type { Meaning } from './meaning.js';
 import { MemoriesService } from './service.js';
-import { ScriptsService } from './scripts-service.js';
+import { ScriptsService } from '../scripts/service.js';
 import { MemoriesStore } from './store.js';
 
 /** Memories, chat, scripts and the mind export/import: everything a mind holds for its agent. */

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { isPostgres, type Trx } from '../db/database.js';
-import type { ChatService } from '../memories/chat-service.js';
-import type { ScriptsService } from '../memories/scripts-service.js';
+import type { ChatService } from '../chat/service.js';
+import type { ScriptsService } from '../scripts/service.js';
 import type { MemoriesService } from '../memories/service.js';
 import { lockMind } from '../minds/store.js';
 import { CHUNK_SIZE, yieldToOthers } from './chunks.js';

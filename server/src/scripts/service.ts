@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
-import { deleteScript, findScript, findScriptByName, insertScript, listScripts, listScriptsPage, updateScript } from './scripts-store.js';
+import { deleteScript, findScript, findScriptByName, insertScript, listScripts, listScriptsPage, updateScript } from './store.js';
 
 export interface CreateScriptInput {
   name: string;

@@ -4,7 +4,7 @@ import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { cursorText } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
-import { findMessagePosition, insertMessages, listAllMessages, listThread } from './chat-store.js';
+import { findMessagePosition, insertMessages, listAllMessages, listThread } from './store.js';
 
 export const DEFAULT_THREAD = 'default';
 const DEFAULT_LIMIT = 50;
