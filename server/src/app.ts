@@ -21,8 +21,10 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
+import { Meaning } from './meaning/service.js';
+import { ContentCipher } from './memories/crypto.js';
 import { memoriesArea } from './memories/handlers.js';
-import { Meaning } from './memories/meaning.js';
+import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
@@ -87,14 +89,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
-  // Recall by meaning: the memories area runs it, /health reports it.
-  const meaning = new Meaning(ctx);
+  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
+  // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
+  const meaning = new Meaning(ctx, memoryStore.memoryRows);
   const areas = {
     system: systemArea(ctx, meaning),
     accounts: accountsArea(ctx),
     minds: mindsArea(ctx),
     tasks: tasksArea(ctx),
-    memories: memoriesArea(ctx, meaning),
+    meaning: { handlers: {}, start: () => meaning.start(), stop: () => meaning.stop() },
+    memories: memoriesArea(ctx, memoryStore, meaning),
     webhooks: webhooksArea(ctx),
     computers: computersArea(ctx),
   };

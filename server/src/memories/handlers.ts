@@ -6,15 +6,13 @@ import { requestGone } from '../http/request-gone.js';
 import { TasksService } from '../tasks/service.js';
 import { TransferService } from '../transfer/service.js';
 import { ChatService } from '../chat/service.js';
-import { ContentCipher } from './crypto.js';
-import type { Meaning } from './meaning.js';
+import type { RecallByMeaning } from './recall-by-meaning.js';
 import { MemoriesService } from './service.js';
 import { ScriptsService } from '../scripts/service.js';
-import { MemoriesStore } from './store.js';
+import type { MemoriesStore } from './store.js';
 
 /** Memories, chat, scripts and the mind export/import: everything a mind holds for its agent. */
-export function memoriesArea(ctx: AppContext, meaning: Meaning): Area<typeof contract.memories> {
-  const store = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
+export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: RecallByMeaning): Area<typeof contract.memories> {
   const memories = new MemoriesService(ctx, store, meaning);
   const chat = new ChatService(ctx);
   const scripts = new ScriptsService(ctx);
@@ -61,7 +59,5 @@ export function memoriesArea(ctx: AppContext, meaning: Meaning): Area<typeof con
         return { status: 204, body: undefined };
       },
     },
-    start: () => meaning.start(),
-    stop: () => meaning.stop(),
   };
 }
