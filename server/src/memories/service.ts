@@ -1,6 +1,6 @@
 import type { EventName, Memory, MemoryCategory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Conn, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
@@ -8,7 +8,7 @@ import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import type { RecallByMeaning, RecallPage } from './recall-by-meaning.js';
 import { searchWords } from './search-text.js';
 import type { RecallFilter } from './recall-filter.js';
-import { applyIndexChanges, indexAtOnce, type IndexChange, type IndexChangeSink } from './search-index.js';
+import { applyIndexChanges, type IndexChange, type IndexChangeSink } from './search-index.js';
 import type { MemoriesStore } from './store.js';
 import { type BatchedWork, WriteBatcher } from './write-batch.js';
 
@@ -244,32 +244,6 @@ export class MemoriesService {
       await this.record(trx, mindId, verified ? 'memory.verified' : 'memory.unverified', next);
       return next;
     });
-  }
-
-  // Mind export and import (transfer/service.ts): in the caller's transaction, so that an export is
-  // of one moment and an import all or nothing. The import's rules are the transfer service's.
-
-  /** Every memory of the mind, oldest first, credentials in clear. */
-  listForExport(conn: Conn, mindId: string): Promise<Memory[]> {
-    return this.store.listAll(conn, mindId);
-  }
-
-  findForImport(conn: Conn, mindId: string, id: string): Promise<Memory | undefined> {
-    return this.store.find(conn, mindId, id);
-  }
-
-  findByKeyForImport(conn: Conn, mindId: string, category: MemoryCategory, key: string): Promise<Memory | undefined> {
-    return this.store.findByKey(conn, mindId, category, key);
-  }
-
-  /** Inserts imported memories as given (ids included); no events. */
-  insertImported(trx: Trx, mindId: string, memories: Memory[]): Promise<void> {
-    return this.store.insertMany(trx, mindId, memories);
-  }
-
-  /** Writes every field of an imported memory over the mind's memory with its id; no event. */
-  async updateImported(trx: Trx, mindId: string, memory: Memory): Promise<void> {
-    await this.store.update(trx, mindId, memory, indexAtOnce);
   }
 
   private record(trx: Trx, mindId: string, type: EventName, memory: Memory) {
