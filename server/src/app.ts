@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
 import { accountsArea } from './accounts/handlers.js';
 import type { Area } from './area.js';
+import { chatArea } from './chat/handlers.js';
 import { type ComputersArea, computersArea } from './computers/handlers.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
@@ -17,16 +18,21 @@ import { corsFor, setApiHeaders, setDocsHeaders } from './http/headers.js';
 import { createPipeline } from './http/pipeline.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
 import { type RawRequest, requestLog } from './http/request-log.js';
+import type { RouterImpl } from './http/router.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './lib/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
+import { Meaning } from './meaning/service.js';
+import { ContentCipher } from './memories/crypto.js';
 import { memoriesArea } from './memories/handlers.js';
-import { Meaning } from './memories/meaning.js';
+import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
+import { scriptsArea } from './scripts/handlers.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
 import { tasksArea } from './tasks/handlers.js';
+import { transferArea } from './transfer/handlers.js';
 import { webhooksArea } from './webhooks/handlers.js';
 
 export interface AppOptions {
@@ -87,14 +93,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
-  // Recall by meaning: the memories area runs it, /health reports it.
-  const meaning = new Meaning(ctx);
+  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
+  // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
+  const meaning = new Meaning(ctx, memoryStore.memoryRows);
   const areas = {
     system: systemArea(ctx, meaning),
     accounts: accountsArea(ctx),
     minds: mindsArea(ctx),
     tasks: tasksArea(ctx),
-    memories: memoriesArea(ctx, meaning),
+    meaning: { handlers: {}, start: () => meaning.start(), stop: () => meaning.stop() },
+    memories: memoriesArea(ctx, memoryStore, meaning),
+    chat: chatArea(ctx),
+    scripts: scriptsArea(ctx),
+    // The mind export and import: over the rows of memories, tasks, chat and scripts, through their stores.
+    transfer: transferArea(ctx, memoryStore),
     webhooks: webhooksArea(ctx),
     computers: computersArea(ctx),
   };
@@ -116,7 +128,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
   const logRequest = requestLog(log, ipOf, () => ctx.state === 'draining');
-  const handlers = Object.fromEntries(Object.entries(areas).map(([name, area]) => [name, area.handlers]));
+  // The contract's groups of routes; its `memories` group is served by four areas.
+  const handlers: RouterImpl<typeof contract> = {
+    system: areas.system.handlers,
+    accounts: areas.accounts.handlers,
+    minds: areas.minds.handlers,
+    tasks: areas.tasks.handlers,
+    memories: { ...areas.memories.handlers, ...areas.chat.handlers, ...areas.scripts.handlers, ...areas.transfer.handlers },
+    webhooks: areas.webhooks.handlers,
+    computers: areas.computers.handlers,
+  };
   const authenticator = createAuthenticator(ctx);
   const route = createPipeline(contract, handlers, authenticator, {
     validateResponses: config.validateResponses,

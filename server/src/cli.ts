@@ -3,7 +3,7 @@ import { loadConfig, ConfigError, type Config } from './config.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
 import { backupSqlite } from './system/backup.js';
-import { reindex } from './memories/reindex.js';
+import { reindex } from './meaning/reindex.js';
 import { serve } from './system/serve.js';
 
 const HELP: Record<string, string> = {

@@ -167,7 +167,7 @@ export interface Config {
   importConcurrencyPerUser: number;
   /** The embedder of recall by meaning: local word vectors, an OpenAI-compatible server, or off (keyword only). */
   embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; timeoutMs: number; url?: string; model?: string; apiKey?: string };
-  /** Memory for the vectors of recently searched minds (memories/vector-index.ts). */
+  /** Memory for the vectors of recently searched minds (meaning/vector-index.ts). */
   vectorCacheBytes: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
@@ -242,7 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importConcurrencyPerUser: e.MIND_IMPORT_CONCURRENCY_PER_USER,
     embeddings: {
       mode: e.MIND_EMBEDDINGS,
-      // The local word table, built once from the npm package (memories/embeddings/local-model.ts).
+      // The local word table, built once from the npm package (meaning/embeddings/local-model.ts).
       cacheDir: resolve(e.MIND_EMBEDDINGS_CACHE_DIR ?? join(e.MIND_DATA_DIR, 'embeddings')),
       timeoutMs: e.MIND_EMBEDDINGS_TIMEOUT,
       ...(e.MIND_EMBEDDINGS_URL ? { url: e.MIND_EMBEDDINGS_URL } : {}),

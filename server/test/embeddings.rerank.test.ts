@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/memories/embeddings/local-embedder.js';
-import { loadLocalModel } from '../src/memories/embeddings/local-model.js';
-import { alignerFor, RERANK_DEFAULTS, type RerankCandidate, type WordAligner, windowDensity } from '../src/memories/embeddings/rerank.js';
+import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/meaning/embeddings/local-embedder.js';
+import { loadLocalModel } from '../src/meaning/embeddings/local-model.js';
+import { alignerFor, RERANK_DEFAULTS, type RerankCandidate, type WordAligner, windowDensity } from '../src/meaning/embeddings/rerank.js';
 
 describe('rerank: window density', () => {
   test('each row gets the mean cosine to its k closest other rows', () => {

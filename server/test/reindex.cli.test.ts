@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from '../src/memories/embedding-store.js';
+import { claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from '../src/meaning/store.js';
 import { type FakeEmbeddings, startFakeEmbeddings, topicVector } from './embeddings/fake-openai.js';
 import { startService, type TestService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';

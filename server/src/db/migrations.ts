@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { accountsMigrations } from '../accounts/migrations.js';
 import { computersMigrations } from '../computers/migrations.js';
-import { embeddingMigrations } from '../memories/embedding-migrations.js';
+import { embeddingMigrations } from '../meaning/migrations.js';
 import { memoriesMigrations } from '../memories/migrations.js';
 import { searchMigrations } from '../memories/search-migrations.js';
 import { mindsMigrations } from '../minds/migrations.js';

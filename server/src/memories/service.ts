@@ -1,16 +1,14 @@
 import type { EventName, Memory, MemoryCategory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Conn, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { newId } from '../lib/secrets.js';
-import { decodeCursor, decodeMeaningCursor, encodeCursor, encodeMeaningCursor, searchFingerprint } from './cursor.js';
-import type { Meaning } from './meaning.js';
-import { pendingEmbeddings } from './embedding-store.js';
-import { recallByMeaning } from './recall-hybrid.js';
+import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
+import type { RecallByMeaning, RecallPage } from './recall-by-meaning.js';
 import { searchWords } from './search-text.js';
 import type { RecallFilter } from './recall-filter.js';
-import { applyIndexChanges, indexAtOnce, type IndexChange, type IndexChangeSink } from './search-index.js';
+import { applyIndexChanges, type IndexChange, type IndexChangeSink } from './search-index.js';
 import type { MemoriesStore } from './store.js';
 import { type BatchedWork, WriteBatcher } from './write-batch.js';
 
@@ -51,7 +49,7 @@ export class MemoriesService {
   constructor(
     private readonly ctx: AppContext,
     private readonly store: MemoriesStore,
-    private readonly meaning: Meaning,
+    private readonly meaning: RecallByMeaning,
   ) {
     this.writes = new WriteBatcher(ctx.db, applyIndexChanges);
   }
@@ -179,7 +177,7 @@ export class MemoriesService {
   }
 
   /** `signal` aborts when the caller went away: its questions to the embedder are then dropped. */
-  async recall(mindId: string, input: RecallInput, signal?: AbortSignal) {
+  async recall(mindId: string, input: RecallInput, signal?: AbortSignal): Promise<RecallPage> {
     const filter: RecallFilter = {
       words: [...new Set(searchWords(input.q ?? ''))],
       category: input.category,
@@ -200,29 +198,14 @@ export class MemoriesService {
       );
     }
     // Without words there is no meaning to compare, and credentials are never embedded: both by keyword.
-    if (mode === 'keyword' || !this.meaning.index || filter.words.length === 0 || filter.category === 'credentials') {
+    if (mode === 'keyword' || !this.meaning.enabled || filter.words.length === 0 || filter.category === 'credentials') {
       return this.recallByKeyword(mindId, filter, limit, input.cursor);
     }
-    const fingerprint = `${searchFingerprint(filter)}.${mode}`;
-    const position = input.cursor ? decodeMeaningCursor(input.cursor, fingerprint) : { offset: 0 };
-    const vector = await this.meaning.queryVector(mindId, (input.q ?? '').trim(), signal);
-    const { hits, next } = await recallByMeaning(this.ctx.db, this.store.memoryRows, this.meaning.index, mindId, {
-      mode,
-      q: (input.q ?? '').trim(),
-      rerank: (q, candidates, postgres) => this.meaning.rerank(mindId, q, candidates, postgres, signal),
-      filter,
-      vector,
-      position,
-      limit,
-    });
-    return {
-      memories: hits.map((r) => ({ ...r.memory, score: r.score, match: r.match })),
-      next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,
-    };
+    return this.meaning.recall(mindId, { mode, q: (input.q ?? '').trim(), filter, limit, cursor: input.cursor }, signal);
   }
 
   /** Full-text ranking only (mode keyword, and whenever meaning cannot help), paged by keyset. */
-  private async recallByKeyword(mindId: string, filter: RecallFilter, limit: number, cursor: string | undefined) {
+  private async recallByKeyword(mindId: string, filter: RecallFilter, limit: number, cursor: string | undefined): Promise<RecallPage> {
     const fingerprint = searchFingerprint(filter);
     const after = cursor ? decodeCursor(cursor, fingerprint) : undefined;
     const rows = await this.store.recall(this.ctx.db, mindId, filter, limit + 1, after);
@@ -240,7 +223,7 @@ export class MemoriesService {
   async stats(mindId: string) {
     const { byCategory, verified, lastActivity } = await this.store.stats(this.ctx.db, mindId);
     const total = Object.values(byCategory).reduce((a, b) => a + b, 0);
-    const pending = this.meaning.enabled ? await pendingEmbeddings(this.ctx.db, mindId) : 0;
+    const pending = this.meaning.enabled ? await this.meaning.pending(mindId) : 0;
     return { total, by_category: byCategory, verified, last_activity: lastActivity, pending_embeddings: pending };
   }
 
@@ -261,32 +244,6 @@ export class MemoriesService {
       await this.record(trx, mindId, verified ? 'memory.verified' : 'memory.unverified', next);
       return next;
     });
-  }
-
-  // Mind export and import (transfer/service.ts): in the caller's transaction, so that an export is
-  // of one moment and an import all or nothing. The import's rules are the transfer service's.
-
-  /** Every memory of the mind, oldest first, credentials in clear. */
-  listForExport(conn: Conn, mindId: string): Promise<Memory[]> {
-    return this.store.listAll(conn, mindId);
-  }
-
-  findForImport(conn: Conn, mindId: string, id: string): Promise<Memory | undefined> {
-    return this.store.find(conn, mindId, id);
-  }
-
-  findByKeyForImport(conn: Conn, mindId: string, category: MemoryCategory, key: string): Promise<Memory | undefined> {
-    return this.store.findByKey(conn, mindId, category, key);
-  }
-
-  /** Inserts imported memories as given (ids included); no events. */
-  insertImported(trx: Trx, mindId: string, memories: Memory[]): Promise<void> {
-    return this.store.insertMany(trx, mindId, memories);
-  }
-
-  /** Writes every field of an imported memory over the mind's memory with its id; no event. */
-  async updateImported(trx: Trx, mindId: string, memory: Memory): Promise<void> {
-    await this.store.update(trx, mindId, memory, indexAtOnce);
   }
 
   private record(trx: Trx, mindId: string, type: EventName, memory: Memory) {

@@ -138,13 +138,3 @@ export class MemoriesStore {
     };
   }
 }
-
-/** Memory counts per mind for GET /minds (every category, credentials included). */
-export async function countMemoriesByMind(conn: Conn, mindIds: string[]): Promise<Map<string, number>> {
-  if (mindIds.length === 0) return new Map();
-  const rows = (await conn('memories').whereIn('mind_id', mindIds).groupBy('mind_id').select('mind_id').count({ n: '*' })) as Array<{
-    mind_id: string;
-    n: number | string;
-  }>;
-  return new Map(rows.map((r) => [r.mind_id, Number(r.n)]));
-}

@@ -1,6 +1,5 @@
 import type { CreatedMind, MindSummary } from '@mindservice/contract';
 import { type Conn, isPostgres, runSql } from '../db/database.js';
-import { countMemoriesByMind } from '../memories/store.js';
 import { MIND_NOT_DELETED } from './deletions.js';
 
 interface MindRow {
@@ -68,6 +67,16 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
 export async function findMind(conn: Conn, id: string): Promise<MindOwner | undefined> {
   const row = await conn<MindRow>('minds').where({ id }).whereRaw(MIND_NOT_DELETED).first('id', 'user_id', 'disabled_at');
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
+}
+
+/** Memory counts per mind for GET /minds (every category, credentials included); read here, as memories/ imports minds/. */
+async function countMemoriesByMind(conn: Conn, mindIds: string[]): Promise<Map<string, number>> {
+  if (mindIds.length === 0) return new Map();
+  const rows = (await conn('memories').whereIn('mind_id', mindIds).groupBy('mind_id').select('mind_id').count({ n: '*' })) as Array<{
+    mind_id: string;
+    n: number | string;
+  }>;
+  return new Map(rows.map((r) => [r.mind_id, Number(r.n)]));
 }
 
 export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindSummary[]> {

@@ -2,7 +2,7 @@ import { API_VERSION } from '@mindservice/contract/openapi';
 import { contract, listRoutes } from '@mindservice/contract';
 import type { Area } from '../area.js';
 import type { AppContext } from '../context.js';
-import type { Meaning } from '../memories/meaning.js';
+import type { Meaning } from '../meaning/service.js';
 
 const ENDPOINTS = listRoutes(contract).map(({ route, metadata }) => ({
   method: route.method,

@@ -1,21 +1,11 @@
 import { z } from 'zod';
 import { type CreateTaskBody, MAX_TASKS_PAGE, type Task, type TaskStatus, type UpdateTaskBody } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Conn, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
-import {
-  deleteTask,
-  findTask,
-  findTaskForUpdate,
-  insertImportedTask,
-  insertTask,
-  listTasks,
-  listTasksForExport,
-  type TaskListPosition,
-  updateTask,
-} from './store.js';
+import { deleteTask, findTask, findTaskForUpdate, insertTask, listTasks, type TaskListPosition, updateTask } from './store.js';
 
 export type TaskListFilter = TaskStatus | 'all';
 
@@ -137,28 +127,6 @@ export class TasksService {
       if (becameDone) await this.ctx.events.record(trx, mindId, 'task.completed', next);
       return next;
     });
-  }
-
-  // Mind export and import (transfer/service.ts), in the caller's transaction, so that an import is
-  // all or nothing. No events: an import reports what it did in its answer.
-
-  /** Every task of the mind, any status, oldest first. */
-  listForExport(conn: Conn, mindId: string): Promise<Task[]> {
-    return listTasksForExport(conn, mindId);
-  }
-
-  findForImport(conn: Conn, mindId: string, id: string): Promise<Task | undefined> {
-    return findTask(conn, mindId, id);
-  }
-
-  /** Inserts an imported task as given (id, status and timestamps included). */
-  insertImported(trx: Trx, mindId: string, task: Task): Promise<void> {
-    return insertImportedTask(trx, mindId, task);
-  }
-
-  /** Writes every field of an imported task over the mind's task with its id. */
-  async updateImported(trx: Trx, mindId: string, task: Task): Promise<void> {
-    await updateTask(trx, mindId, task);
   }
 
   private now() {

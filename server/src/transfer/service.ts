@@ -1,18 +1,20 @@
 import type { MindExport } from '@mindservice/contract';
+import { listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { MindCaller } from '../http/caller.js';
 import { ApiError } from '../http/errors.js';
 import { REDACTED } from '../memories/service.js';
+import type { MemoriesStore } from '../memories/store.js';
+import { findScript, listScripts } from '../scripts/store.js';
+import { findTask, listTasksForExport } from '../tasks/store.js';
 import { webhooksForExport } from '../webhooks/service.js';
 import { EXPORT_FORMAT, type ImportItems, validateDocument } from './document.js';
 import { checkItemCount, ImportGate, itemsOf, OneAtATime } from './limits.js';
 import { type Counts, type MindLookup, planImport } from './plan.js';
 import { checkItems, readEnvelope } from './schema.js';
 import { countRowsOfMind, findMindInfo, holdersOf, memoryIdsByKey, scriptIdsByName } from './store.js';
-import { PlanWriter, type TransferAreas } from './writer.js';
-
-export type { TransferAreas } from './writer.js';
+import { PlanWriter } from './writer.js';
 
 export interface ImportReport {
   dry_run: boolean;
@@ -25,7 +27,11 @@ export interface ImportReport {
 
 export type Exporter = { kind: 'user'; userId: string } | { kind: 'mind'; mindId: string };
 
-/** The whole mind out as one document, and back in (merge or replace). */
+/**
+ * The whole mind out as one document, and back in (merge or replace). It reads and writes the rows
+ * of the areas that travel through their stores (the memories store is the one the memories area
+ * uses: it holds the cipher of credentials).
+ */
 export class TransferService {
   private readonly gate: ImportGate;
   private readonly mindsImporting = new OneAtATime();
@@ -33,9 +39,9 @@ export class TransferService {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly areas: TransferAreas,
+    private readonly memories: MemoriesStore,
   ) {
-    this.writer = new PlanWriter(ctx, areas);
+    this.writer = new PlanWriter(ctx, memories);
     this.gate = new ImportGate({
       maxItems: ctx.config.importMaxItems,
       concurrency: ctx.config.importConcurrency,
@@ -54,21 +60,20 @@ export class TransferService {
     const mindId = caller.kind === 'mind' ? caller.mindId : query.mind_id!;
     if (caller.kind === 'mind' && query.mind_id !== undefined && query.mind_id !== mindId) throw ApiError.notFound('Mind');
     const reveal = caller.kind === 'user' && query.include_credentials === true;
-    const { memories, tasks, chat, scripts } = this.areas;
 
     // One transaction: the parts of the document are of the same moment.
     return this.ctx.db.transaction(async (trx) => {
       const mind = await findMindInfo(trx, mindId, caller.kind === 'user' ? caller.userId : undefined);
       if (!mind) throw ApiError.notFound('Mind');
-      const all = await memories.listForExport(trx, mindId);
+      const all = await this.memories.listAll(trx, mindId);
       return {
         format: EXPORT_FORMAT,
         exported_at: this.ctx.clock.now().toISOString(),
         mind: { id: mind.id, name: mind.name, description: mind.description },
         memories: all.map((m) => (m.category === 'credentials' && !reveal ? { ...m, content: REDACTED } : m)),
-        tasks: await tasks.listForExport(trx, mindId),
-        chat: await chat.listForExport(trx, mindId),
-        scripts: await scripts.listForExport(trx, mindId),
+        tasks: await listTasksForExport(trx, mindId),
+        chat: await listAllMessages(trx, mindId),
+        scripts: await listScripts(trx, mindId),
         webhooks: await webhooksForExport(trx, mindId),
       };
     });
@@ -116,14 +121,13 @@ export class TransferService {
   /** The planner's reads, each its own short query (nothing is held between pieces of work). */
   private lookup(mindId: string): MindLookup {
     const { db } = this.ctx;
-    const { memories, tasks, scripts } = this.areas;
     return {
       holders: (table, ids) => holdersOf(db, table, ids),
       memoryKeys: (keys) => memoryIdsByKey(db, mindId, keys),
       scriptNames: (names) => scriptIdsByName(db, mindId, names),
-      memory: (id) => memories.findForImport(db, mindId, id),
-      task: (id) => tasks.findForImport(db, mindId, id),
-      script: (id) => scripts.findForImport(db, mindId, id),
+      memory: (id) => this.memories.find(db, mindId, id),
+      task: (id) => findTask(db, mindId, id),
+      script: (id) => findScript(db, mindId, id),
       count: (table) => countRowsOfMind(db, table, mindId),
     };
   }

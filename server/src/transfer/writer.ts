@@ -1,21 +1,14 @@
+import { insertMessages, listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../context.js';
 import { isPostgres, type Trx } from '../db/database.js';
-import type { ChatService } from '../memories/chat-service.js';
-import type { ScriptsService } from '../memories/scripts-service.js';
-import type { MemoriesService } from '../memories/service.js';
+import { indexAtOnce } from '../memories/search-index.js';
+import type { MemoriesStore } from '../memories/store.js';
 import { lockMind } from '../minds/store.js';
+import { insertScript, listScripts, updateScript } from '../scripts/store.js';
+import { insertImportedTask, listTasksForExport, updateTask } from '../tasks/store.js';
 import { CHUNK_SIZE, yieldToOthers } from './chunks.js';
 import { type Counts, type ImportPlan, type Update, zeroCounts } from './plan.js';
-import type { TasksService } from '../tasks/service.js';
 import { deleteRowsByIds, deleteRowsOfMind, type TransferTable } from './store.js';
-
-/** The areas whose data travels, through their services (webhooks: webhooksForExport). */
-export interface TransferAreas {
-  memories: MemoriesService;
-  tasks: TasksService;
-  chat: ChatService;
-  scripts: ScriptsService;
-}
 
 /** One piece of an import's writes, and how to take it back; a step that `deletes` answers how many rows it deleted. */
 interface Step {
@@ -27,13 +20,15 @@ interface Step {
 const pieces = <T>(items: T[]): T[][] =>
   Array.from({ length: Math.ceil(items.length / CHUNK_SIZE) }, (_, i) => items.slice(i * CHUNK_SIZE, (i + 1) * CHUNK_SIZE));
 
-async function inOrder<T>(items: T[], fn: (item: T) => Promise<void>) {
+async function inOrder<T>(items: T[], fn: (item: T) => Promise<unknown>) {
   for (const item of items) await fn(item);
 }
 
 /**
  * Writes an import's plan so that a failing import leaves the mind as it was, while other requests
- * are served. PostgreSQL: one transaction, the pieces with other work between them (other requests
+ * are served. Rows are written through the areas' stores as the document has them (ids, status and
+ * timestamps included), without the events their routes record: an import reports what it did in
+ * its answer. PostgreSQL: one transaction, the pieces with other work between them (other requests
  * have the pool's other connections). SQLite has one connection, and a transaction holds it: there
  * each piece is its own short transaction, and when one fails the pieces written are taken back, in
  * reverse order (created rows deleted, overwritten and deleted rows written back). Meanwhile the
@@ -43,7 +38,7 @@ async function inOrder<T>(items: T[], fn: (item: T) => Promise<void>) {
 export class PlanWriter {
   constructor(
     private readonly ctx: AppContext,
-    private readonly areas: TransferAreas,
+    private readonly memories: MemoriesStore,
   ) {}
 
   /** Answers what `replace` deleted. */
@@ -94,7 +89,7 @@ export class PlanWriter {
   /** `replace` in pieces: the mind's rows read first, to be written back if the import fails. */
   private async emptyingSteps(mindId: string): Promise<Step[]> {
     const { db } = this.ctx;
-    const { memories, tasks, chat, scripts } = this.areas;
+    const { memories } = this;
     const deleting = <T extends { id: string }>(
       table: TransferTable,
       deletes: keyof Counts,
@@ -113,23 +108,19 @@ export class PlanWriter {
         undo: (trx) => putBack(trx, piece),
       }));
     return [
-      ...deleting('memories', 'memories', await memories.listForExport(db, mindId), (trx, rows) =>
-        memories.insertImported(trx, mindId, rows),
+      ...deleting('memories', 'memories', await memories.listAll(db, mindId), (trx, rows) => memories.insertMany(trx, mindId, rows)),
+      ...deleting('tasks', 'tasks', await listTasksForExport(db, mindId), (trx, rows) =>
+        inOrder(rows, (t) => insertImportedTask(trx, mindId, t)),
       ),
-      ...deleting('tasks', 'tasks', await tasks.listForExport(db, mindId), (trx, rows) =>
-        inOrder(rows, (t) => tasks.insertImported(trx, mindId, t)),
-      ),
-      ...deleting('chat_messages', 'chat', await chat.listForExport(db, mindId), (trx, rows) => chat.insertImported(trx, mindId, rows)),
-      ...deleting('scripts', 'scripts', await scripts.listForExport(db, mindId), (trx, rows) =>
-        inOrder(rows, (s) => scripts.insertImported(trx, mindId, s)),
-      ),
+      ...deleting('chat_messages', 'chat', await listAllMessages(db, mindId), (trx, rows) => insertMessages(trx, mindId, rows)),
+      ...deleting('scripts', 'scripts', await listScripts(db, mindId), (trx, rows) => inOrder(rows, (s) => insertScript(trx, mindId, s))),
     ];
   }
 
   /** The plan's writes in pieces: updates first (an updated row may give up the key or name a created one takes). */
   private steps(mindId: string, plan: ImportPlan): Step[] {
-    const { memories, tasks, chat, scripts } = this.areas;
-    const updating = <T>(updates: Array<Update<T>>, write: (trx: Trx, row: T) => Promise<void>): Step[] =>
+    const { memories } = this;
+    const updating = <T>(updates: Array<Update<T>>, write: (trx: Trx, row: T) => Promise<unknown>): Step[] =>
       pieces(updates).map((piece) => ({
         run: (trx) => inOrder(piece, (u) => write(trx, u.row)),
         undo: (trx) => inOrder([...piece].reverse(), (u) => write(trx, u.before)),
@@ -147,13 +138,14 @@ export class PlanWriter {
         },
       }));
     return [
-      ...updating(plan.memories.update, (trx, m) => memories.updateImported(trx, mindId, m)),
-      ...creating('memories', plan.memories.create, (trx, rows) => memories.insertImported(trx, mindId, rows)),
-      ...updating(plan.tasks.update, (trx, t) => tasks.updateImported(trx, mindId, t)),
-      ...creating('tasks', plan.tasks.create, (trx, rows) => inOrder(rows, (t) => tasks.insertImported(trx, mindId, t))),
-      ...creating('chat_messages', plan.chat.create, (trx, rows) => chat.insertImported(trx, mindId, rows)),
-      ...updating(plan.scripts.update, (trx, s) => scripts.updateImported(trx, mindId, s)),
-      ...creating('scripts', plan.scripts.create, (trx, rows) => inOrder(rows, (s) => scripts.insertImported(trx, mindId, s))),
+      // An update writes every field of the imported row over the mind's row with its id (memories: search index at once).
+      ...updating(plan.memories.update, (trx, m) => memories.update(trx, mindId, m, indexAtOnce)),
+      ...creating('memories', plan.memories.create, (trx, rows) => memories.insertMany(trx, mindId, rows)),
+      ...updating(plan.tasks.update, (trx, t) => updateTask(trx, mindId, t)),
+      ...creating('tasks', plan.tasks.create, (trx, rows) => inOrder(rows, (t) => insertImportedTask(trx, mindId, t))),
+      ...creating('chat_messages', plan.chat.create, (trx, rows) => insertMessages(trx, mindId, rows)),
+      ...updating(plan.scripts.update, (trx, s) => updateScript(trx, mindId, s)),
+      ...creating('scripts', plan.scripts.create, (trx, rows) => inOrder(rows, (s) => insertScript(trx, mindId, s))),
     ];
   }
 }

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex';
 import { type Conn, isPostgres } from '../db/database.js';
 import { FUSION_DEFAULTS, FUSION_DEFAULTS_POSTGRES, type FusionOptions, fuse } from './embeddings/fusion.js';
-import { recallPage } from './recall.js';
-import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
-import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
-import { embeddingText } from './embedding-store.js';
+import { recallPage } from '../memories/recall.js';
+import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from '../memories/recall-filter.js';
+import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from '../memories/rows.js';
+import { embeddingText } from './store.js';
 import type { RerankCandidate, RerankHit } from './embeddings/rerank.js';
 import type { VectorIndex } from './vector-index.js';
 

@@ -1,10 +1,9 @@
 import type { ChatMessage } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Conn, Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
 import { cursorText } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
-import { findMessagePosition, insertMessages, listAllMessages, listThread } from './chat-store.js';
+import { findMessagePosition, insertMessages, listThread } from './store.js';
 
 export const DEFAULT_THREAD = 'default';
 const DEFAULT_LIMIT = 50;
@@ -38,17 +37,5 @@ export class ChatService {
     const before = query.before === undefined ? undefined : await findMessagePosition(this.ctx.db, mindId, query.before);
     if (query.before !== undefined && !before) throw ApiError.notFound('Message given as `before`');
     return listThread(this.ctx.db, mindId, query.thread ?? DEFAULT_THREAD, query.limit ?? DEFAULT_LIMIT, before);
-  }
-
-  // Mind export and import (transfer/service.ts), in the caller's transaction.
-
-  /** Every message of the mind, all threads, in order. */
-  listForExport(conn: Conn, mindId: string): Promise<ChatMessage[]> {
-    return listAllMessages(conn, mindId);
-  }
-
-  /** Inserts imported messages as given (ids included); no events. */
-  insertImported(trx: Trx, mindId: string, messages: ChatMessage[]): Promise<void> {
-    return insertMessages(trx, mindId, messages);
   }
 }

@@ -95,7 +95,7 @@ export function alignerFor(encoder: SifEncoder): WordAligner {
 
 /**
  * Bytes of texts, sentence vectors and word bags kept: a mind's memories come back in window after
- * window. About 25,000 short memories, or 3,500 of the longest (embedded texts are cut, embedding-store.ts).
+ * window. About 25,000 short memories, or 3,500 of the longest (embedded texts are cut, meaning/store.ts).
  */
 export const MEMO_BYTES = 32 * 1024 * 1024;
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { Script } from '@mindservice/contract';
 import type { AppContext } from '../context.js';
-import type { Conn, Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
 import { newId } from '../lib/secrets.js';
-import { deleteScript, findScript, findScriptByName, insertScript, listScripts, listScriptsPage, updateScript } from './scripts-store.js';
+import { deleteScript, findScript, findScriptByName, insertScript, listScriptsPage, updateScript } from './store.js';
 
 export interface CreateScriptInput {
   name: string;
@@ -93,31 +93,6 @@ export class ScriptsService {
     await this.write(mindId, '', async (trx) => {
       if (!(await deleteScript(trx, mindId, id))) throw ApiError.notFound('Script');
     });
-  }
-
-  // Mind export and import (transfer/service.ts), in the caller's transaction.
-
-  /** Every script of the mind by name. */
-  listForExport(conn: Conn, mindId: string): Promise<Script[]> {
-    return listScripts(conn, mindId);
-  }
-
-  findForImport(conn: Conn, mindId: string, id: string): Promise<Script | undefined> {
-    return findScript(conn, mindId, id);
-  }
-
-  findByNameForImport(conn: Conn, mindId: string, name: string): Promise<Script | undefined> {
-    return findScriptByName(conn, mindId, name);
-  }
-
-  /** Inserts an imported script as given (id included). */
-  async insertImported(trx: Trx, mindId: string, script: Script): Promise<void> {
-    await insertScript(trx, mindId, script);
-  }
-
-  /** Writes every field of an imported script over the mind's script with its id. */
-  async updateImported(trx: Trx, mindId: string, script: Script): Promise<void> {
-    await updateScript(trx, mindId, script);
   }
 
   /** One transaction per write; a concurrent duplicate name (PostgreSQL) still answers 409. */

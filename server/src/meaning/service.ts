@@ -1,7 +1,12 @@
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/database.js';
-import { forgetModel } from './embedding-store.js';
-import { EmbeddingWorker, type EmbeddingStatus } from './embedding-worker.js';
+import { searchFingerprint } from '../memories/cursor.js';
+import type { MeaningQuery, RecallByMeaning, RecallPage } from '../memories/recall-by-meaning.js';
+import type { MemoryRows } from '../memories/rows.js';
+import { decodeMeaningCursor, encodeMeaningCursor } from './cursor.js';
+import { recallByMeaning } from './recall.js';
+import { forgetModel, pendingEmbeddings } from './store.js';
+import { EmbeddingWorker, type EmbeddingStatus } from './worker.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { Embedder } from './embeddings/embedder.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
@@ -27,19 +32,23 @@ export interface MeaningStatus {
 }
 
 /**
- * Recall by meaning as the memories area uses it: the embedder MIND_EMBEDDINGS chose, the background
- * worker that embeds queued memories, and the in-memory index of stored vectors. With embeddings off
- * every part is absent and recall is keyword only.
+ * Recall by meaning, as the memories service asks for it: the embedder MIND_EMBEDDINGS chose, the
+ * background worker that embeds queued memories, and the in-memory index of stored vectors. With
+ * embeddings off every part is absent and recall is keyword only.
  */
-export class Meaning {
+export class Meaning implements RecallByMeaning {
   private readonly embedder: Embedder | undefined;
   private readonly worker: EmbeddingWorker | undefined;
-  readonly index: VectorIndex | undefined;
+  private readonly index: VectorIndex | undefined;
   /** Question vectors by mind and question: one mind's questions never answer faster for another. */
   private readonly queries = new Map<string, Float32Array>();
   private readonly db: Db;
 
-  constructor(ctx: AppContext) {
+  /** `rows`: the memories store's, so that recall reads memories as the store writes them (credentials decrypted). */
+  constructor(
+    ctx: AppContext,
+    private readonly rows: MemoryRows,
+  ) {
     this.db = ctx.db;
     const { embeddings } = ctx.config;
     const log = ctx.log;
@@ -72,6 +81,34 @@ export class Meaning {
     await forgetModel(this.db);
   }
 
+  pending(mindId: string): Promise<number> {
+    return pendingEmbeddings(this.db, mindId);
+  }
+
+  /**
+   * A page of recall by meaning (mode semantic) or by meaning and words fused (mode hybrid), and the
+   * cursor of the next (cursor.ts). The memories service asks only with embeddings on.
+   */
+  async recall(mindId: string, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage> {
+    if (!this.index) throw new Error('recall by meaning was asked with embeddings off');
+    const fingerprint = `${searchFingerprint(query.filter)}.${query.mode}`;
+    const position = query.cursor ? decodeMeaningCursor(query.cursor, fingerprint) : { offset: 0 };
+    const vector = await this.queryVector(mindId, query.q, signal);
+    const { hits, next } = await recallByMeaning(this.db, this.rows, this.index, mindId, {
+      mode: query.mode,
+      q: query.q,
+      rerank: (q, candidates, postgres) => this.rerank(mindId, q, candidates, postgres, signal),
+      filter: query.filter,
+      vector,
+      position,
+      limit: query.limit,
+    });
+    return {
+      memories: hits.map((r) => ({ ...r.memory, score: r.score, match: r.match })),
+      next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,
+    };
+  }
+
   /** Whether the embedder answers; a failing one is not waited for on a request. */
   private answering(): boolean {
     return this.worker?.status().state !== 'failing';
@@ -88,7 +125,7 @@ export class Meaning {
    * of `mindId` (before background work, minds in turn); dropped unstarted when `signal` aborts (the
    * request went away) or after QUERY_TIMEOUT_MS.
    */
-  async rerank(
+  private async rerank(
     mindId: string,
     query: string,
     candidates: RerankCandidate[],
@@ -111,7 +148,7 @@ export class Meaning {
    * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
    * embedder is failing, or it does not answer in time. Cached per mind.
    */
-  async queryVector(mindId: string, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+  private async queryVector(mindId: string, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
     if (!this.embedder || !this.answering()) return undefined;
     const key = `${mindId}\u0000${q}`;
     const cached = this.queries.get(key);

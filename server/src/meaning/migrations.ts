@@ -93,7 +93,7 @@ export const embeddingMigrations: Migration[] = [
     },
   },
   {
-    // Who holds a claim (embedding-store.ts CLAIM_OWNER): on SQLite the service and `mind-service
+    // Who holds a claim (store.ts CLAIM_OWNER): on SQLite the service and `mind-service
     // reindex` claim too, and a dead process's claims are given back at once.
     name: '0521_embedding_claim_owner',
     async up(db: Knex) {

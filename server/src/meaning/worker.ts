@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { BackgroundLoop } from '../lib/background-loop.js';
 import type { Embedder } from './embeddings/embedder.js';
-import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './embedding-store.js';
+import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './store.js';
 
 /** Memories embedded per call to the embedder. */
 const BATCH = 256;
@@ -39,7 +39,7 @@ export class EmbeddingWorker {
     private readonly db: Db,
     private readonly embedder: Embedder,
     private readonly log: WorkerLog,
-    /** How long a claim lasts: a worker that died gives its memories to another after this (on SQLite at once, embedding-store.ts). */
+    /** How long a claim lasts: a worker that died gives its memories to another after this (on SQLite at once, store.ts). */
     private readonly leaseMs: number,
   ) {
     this.loop = new BackgroundLoop({

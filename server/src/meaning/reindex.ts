@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { findMind } from '../minds/store.js';
-import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './embedding-store.js';
+import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './store.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 
 const memories = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;

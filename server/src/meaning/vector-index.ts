@@ -1,5 +1,5 @@
 import type { Conn } from '../db/database.js';
-import { bufferToVector, vectorsSince } from './embedding-store.js';
+import { bufferToVector, vectorsSince } from './store.js';
 
 /** A memory near the query: its seq and the cosine similarity of their (unit) vectors. */
 export interface Neighbour {

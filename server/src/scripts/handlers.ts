@@ -1,0 +1,23 @@
+import type { contract } from '@mindservice/contract';
+import type { Area } from '../area.js';
+import type { AppContext } from '../context.js';
+import { ScriptsService } from './service.js';
+
+/** The script routes (the contract keeps them under `memories`: app.ts joins the handlers there). */
+export type ScriptsRoutes = Pick<typeof contract.memories, 'listScripts' | 'createScript' | 'getScript' | 'updateScript' | 'deleteScript'>;
+
+export function scriptsArea(ctx: AppContext): Area<ScriptsRoutes> {
+  const scripts = new ScriptsService(ctx);
+  return {
+    handlers: {
+      listScripts: async ({ query, caller }) => ({ status: 200, body: await scripts.list(caller.mindId, query) }),
+      createScript: async ({ body, caller }) => ({ status: 201, body: await scripts.create(caller.mindId, body) }),
+      getScript: async ({ params, caller }) => ({ status: 200, body: await scripts.get(caller.mindId, params.id) }),
+      updateScript: async ({ params, body, caller }) => ({ status: 200, body: await scripts.update(caller.mindId, params.id, body) }),
+      deleteScript: async ({ params, caller }) => {
+        await scripts.delete(caller.mindId, params.id);
+        return { status: 204, body: undefined };
+      },
+    },
+  };
+}
