@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { build } from './build.mjs';
 
 const packages = ['contract', 'server', 'sdk', 'agent', 'examples'];
 const filters = process.argv.slice(2);
@@ -32,6 +33,10 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+
+// Tests spawn the bins, which run server/dist and agent/dist: build them once here when a source is
+// newer, rather than in each spawned process at once.
+await build({ onlyStale: true });
 
 function run(label, env) {
   console.log(`\n=== ${label}: ${files.length} test files ===\n`);

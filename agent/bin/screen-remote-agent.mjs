@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so the command works from the workspace and when installed.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (agent/dist, built by `pnpm install`) on plain node; stack traces name the
+// TypeScript lines through the source maps. From a checkout, a build older than the sources is redone
+// first (scripts/build.mjs, under a second).
+import { build } from '../../scripts/build.mjs';
 
-register();
-const { main } = await import('../src/cli.ts');
+process.setSourceMapsEnabled(true);
+await build({ targets: ['agent'], onlyStale: true });
+const { main } = await import('../dist/cli.js');
 try {
   process.exit(await main(process.argv.slice(2)));
 } catch (error) {

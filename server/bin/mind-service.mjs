@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI in this process through tsx's loader (signals reach the service directly).
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI (server/dist, built by `pnpm install`) on plain node, in this process (signals
+// reach the service directly). Stack traces name the TypeScript lines through the source maps. A build
+// older than the sources is redone first (scripts/build.mjs, under a second).
+import { build } from '../../scripts/build.mjs';
 
-register();
-await import('../src/cli.ts');
+process.setSourceMapsEnabled(true);
+await build({ targets: ['server'], onlyStale: true });
+await import('../dist/cli.js');

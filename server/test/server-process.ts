@@ -1,5 +1,5 @@
-// The service as a real operating-system process (`server/src/main.ts`), for tests of crashes,
-// restarts, signals and several instances.
+// The service as a real operating-system process, started as `pnpm start` starts it (the compiled
+// server, server/bin/mind-service.mjs start), for tests of crashes, restarts, signals and several instances.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -21,7 +21,7 @@ export interface ServerProcess {
 }
 
 export function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+  const child = spawn(process.execPath, ['server/bin/mind-service.mjs', 'start'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,

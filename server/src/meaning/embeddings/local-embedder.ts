@@ -56,11 +56,15 @@ export function createLocalEmbedderInProcess(options: LocalEmbedderOptions & { o
 }
 
 // Plain CommonJS (as db/checkpointer.ts), so the thread starts the same with or without a loader
-// in this process; it registers tsx itself and imports the TypeScript worker module.
+// in this process. Run from source, it registers tsx itself and imports the TypeScript worker module;
+// built (server/dist, scripts/build.mjs), it imports the compiled one with source maps on.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); });
+process.setSourceMapsEnabled(true);
+const loader = workerData.tsx ? import(workerData.tsx).then((tsx) => tsx.register()) : Promise.resolve();
+loader.then(() => import(workerData.entry));
 `;
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
 
 type Reply =
   | { type: 'ready'; info: LoadInfo }
@@ -126,8 +130,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       workerData: {
         cacheDir: options.cacheDir,
         sliceChars: SLICE_CHARS,
-        tsx: import.meta.resolve('tsx/esm/api'),
-        entry: new URL('./local-worker.ts', import.meta.url).href,
+        tsx: FROM_SOURCE ? import.meta.resolve('tsx/esm/api') : undefined,
+        entry: new URL(FROM_SOURCE ? './local-worker.ts' : './local-worker.js', import.meta.url).href,
       },
     });
     worker.unref();

@@ -1,0 +1,143 @@
+// Compiles the server and the agent into JavaScript (server/dist, agent/dist) with source maps, so they
+// run on plain node: no TypeScript loader in the process, and stack traces still name the .ts lines.
+// `pnpm install` runs it (the root `prepare` script); the bins run it again when a source is newer
+// than the build (scripts/test.mjs does so before the tests spawn them).
+//
+// Usage: node scripts/build.mjs [--if-stale]
+//
+// Each package is bundled with esbuild: its own src and the workspace packages it imports (contract,
+// sdk) go in; the npm packages it declares stay outside and load from node_modules as before. The
+// dynamic import() of a module (MCP on the first /mcp request) stays a chunk of its own, loaded then.
+//
+// Code that finds files next to itself (`import.meta.url`: the docs folder, the embedder's worker
+// module) sees the path its module would have if compiled one to one, src/a/b.ts -> dist/a/b.js, so
+// paths relative to it mean what they mean in src. The embedder's worker is built at that path.
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
+
+/** What is built, and which sources a build depends on (for the staleness check). */
+const TARGETS = {
+  server: {
+    dir: 'server',
+    entries: ['cli.ts', 'memories/embeddings/local-worker.ts'],
+    sources: ['server/src', 'contract/src'],
+  },
+  agent: {
+    dir: 'agent',
+    entries: ['cli.ts'],
+    sources: ['agent/src', 'sdk/src', 'contract/src'],
+  },
+};
+
+const BUILD_INPUTS = ['scripts/build.mjs', 'tsconfig.base.json', 'pnpm-lock.yaml'];
+
+function newestMtime(path) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+/** True when the target's build is missing or older than a file it is built from. */
+export function isStale(name) {
+  const target = TARGETS[name];
+  const built = statSync(join(ROOT, target.dir, 'dist/cli.js'), { throwIfNoEntry: false });
+  if (!built) return true;
+  const inputs = [...target.sources, ...BUILD_INPUTS, `${target.dir}/package.json`];
+  return inputs.some((input) => newestMtime(join(ROOT, input)) > built.mtimeMs);
+}
+
+/** Rewrites `import.meta.url` in the package's own modules to their one-to-one compiled path. */
+function compiledPathOfImportMetaUrl(srcDir) {
+  return {
+    name: 'import-meta-url-as-compiled',
+    setup(build) {
+      build.onLoad({ filter: /\.ts$/ }, (args) => {
+        if (!args.path.startsWith(srcDir + sep)) return undefined;
+        const source = readFileSync(args.path, 'utf8');
+        if (!source.includes('import.meta.url')) return undefined;
+        const compiled = relative(srcDir, args.path).split(sep).join('/').replace(/\.ts$/, '.js');
+        // Every output file lives somewhere under dist/: the URL is taken from there, whatever the depth.
+        const url = `new URL(${JSON.stringify(compiled)}, import.meta.url.slice(0, import.meta.url.lastIndexOf('/dist/') + 6)).href`;
+        return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+      });
+    },
+  };
+}
+
+async function buildTarget(esbuild, name) {
+  const target = TARGETS[name];
+  const pkgDir = join(ROOT, target.dir);
+  const srcDir = join(pkgDir, 'src');
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
+  // The package's npm dependencies load from its node_modules; workspace packages are compiled in.
+  const external = Object.entries(pkg.dependencies ?? {})
+    .filter(([, version]) => !String(version).startsWith('workspace:'))
+    .map(([dependency]) => dependency);
+  const outdir = join(pkgDir, 'dist');
+  const { outputFiles } = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: target.entries.map((entry) => join(srcDir, entry)),
+    outbase: srcDir,
+    outdir,
+    entryNames: '[dir]/[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external,
+    // CommonJS code compiled in (the agent's zod and ts-rest) may call require().
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    keepNames: true,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    plugins: [compiledPathOfImportMetaUrl(srcDir)],
+    logLevel: 'warning',
+    write: false,
+  });
+  replaceOutputs(outdir, outputFiles);
+}
+
+/**
+ * Writes the build into `outdir` so that a process starting meanwhile (another test, a second bin
+ * rebuilding at once) never reads half a file: each file is written aside and renamed into place,
+ * chunks before the entries that import them; files of an older build are removed last.
+ */
+function replaceOutputs(outdir, files) {
+  const isEntry = (file) => !relative(outdir, file.path).startsWith('chunks');
+  const ordered = [...files.filter((file) => !isEntry(file)), ...files.filter(isEntry)];
+  for (const file of ordered) {
+    mkdirSync(dirname(file.path), { recursive: true });
+    const aside = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(aside, file.contents);
+    renameSync(aside, file.path);
+  }
+  const written = new Set(files.map((file) => file.path));
+  const leftovers = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      return entry.isDirectory() ? leftovers(path) : written.has(path) || path.endsWith('.tmp') ? [] : [path];
+    });
+  for (const path of leftovers(outdir)) rmSync(path, { force: true });
+}
+
+/** Builds the named targets (all by default); with `onlyStale`, only those older than their sources. */
+export async function build({ targets = Object.keys(TARGETS), onlyStale = false } = {}) {
+  const todo = onlyStale ? targets.filter(isStale) : targets;
+  if (todo.length === 0) return [];
+  const esbuild = await import('esbuild');
+  for (const name of todo) await buildTarget(esbuild, name);
+  return todo;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const built = await build({ onlyStale: process.argv.includes('--if-stale') });
+  const took = Math.round(performance.now() - started);
+  console.log(built.length ? `Built ${built.map((name) => `${name}/dist`).join(' and ')} in ${took} ms.` : 'The build is up to date.');
+}
