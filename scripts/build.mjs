@@ -22,7 +22,7 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const TARGETS = {
   server: {
     dir: 'server',
-    entries: ['cli.ts', 'memories/embeddings/local-worker.ts'],
+    entries: ['cli.ts', 'meaning/embeddings/local-worker.ts'],
     sources: ['server/src', 'contract/src'],
   },
   agent: {
