@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadConfig, ConfigError, type Config } from './config.js';
+import { loadConfig, ConfigError, type Config } from './lib/config.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
 import { backupSqlite } from './system/backup.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config } from './lib/config.js';
 import type { Db } from './db/database.js';
 import type { EventRecorder } from './events/recorder.js';
 import type { RateLimiter } from './http/rate-limit.js';

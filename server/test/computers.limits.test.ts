@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { migrateLatest, openDatabase } from '../src/db/database.js';
 import { migrationSource } from '../src/db/migrations.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, TestClock, type TestService } from './harness.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { type Db, migrateLatest, openDatabase } from '../src/db/database.js';
 import { migrations, migrationSource } from '../src/db/migrations.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL } from './harness.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { BACKSTOP_PAGES } from '../src/db/checkpointer.js';
 import { type Db, isPostgres, migrateLatest, openDatabase } from '../src/db/database.js';
 import { migrations, migrationSource } from '../src/db/migrations.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
-import type { Config } from '../config.js';
+import type { Config } from '../lib/config.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../lib/keyfile.js';
 import { BACKSTOP_PAGES } from './checkpointer.js';
 import { isPostgres } from './dialect.js';

@@ -1,5 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { Config } from '../config.js';
+import type { Config } from '../lib/config.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { ApiError } from './errors.js';

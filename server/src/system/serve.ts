@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino from 'pino';
 import { createApp } from '../app.js';
-import { type Config, withListeningPort } from '../config.js';
+import { type Config, withListeningPort } from '../lib/config.js';
 import { StartupError } from '../db/sqlite-driver.js';
 import { API_VERSION } from '@mindservice/contract/openapi';
 
