@@ -1,5 +1,5 @@
 import type { AuthResponse, LoginBody, RegisterBody } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { signJwt } from './tokens.js';

@@ -1,5 +1,5 @@
 import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
 import { decodeCursorText, encodeCursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';

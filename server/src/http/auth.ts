@@ -3,7 +3,7 @@ import type { AuthKind } from '@mindservice/contract';
 import jwt from 'jsonwebtoken';
 import { userExists } from '../accounts/store.js';
 import { findComputerByTokenHash } from '../computers/store.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { findMindByKeyHash } from '../minds/store.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from './api-error.js';
