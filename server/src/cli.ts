@@ -4,7 +4,7 @@ import { migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
 import { backupSqlite } from './system/backup.js';
 import { reindex } from './meaning/reindex.js';
-import { serve } from './system/serve.js';
+import { serve } from './serve.js';
 
 const HELP: Record<string, string> = {
   main: `Usage: mind-service <command> [options]
