@@ -4,9 +4,11 @@ import express from 'express';
 import pino, { type Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
 import { accountsArea } from './accounts/handlers.js';
+import { userExists } from './accounts/store.js';
 import type { Area } from './core/area.js';
 import { chatArea } from './chat/handlers.js';
 import { type ComputersArea, computersArea } from './computers/handlers.js';
+import { findComputerByTokenHash } from './computers/store.js';
 import type { Config } from './lib/config.js';
 import type { AppContext } from './core/context.js';
 import { WalCheckpointer } from './db/checkpointer.js';
@@ -28,6 +30,7 @@ import { ContentCipher } from './memories/crypto.js';
 import { memoriesArea } from './memories/handlers.js';
 import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
+import { findMindByKeyHash } from './minds/store.js';
 import { scriptsArea } from './scripts/handlers.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
@@ -138,7 +141,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     webhooks: areas.webhooks.handlers,
     computers: areas.computers.handlers,
   };
-  const authenticator = createAuthenticator(ctx);
+  // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
+  const authenticator = createAuthenticator(ctx, {
+    mindByKeyHash: (keyHash) => findMindByKeyHash(db, keyHash),
+    computerByTokenHash: (tokenHash) => findComputerByTokenHash(db, tokenHash),
+    userExists: (userId) => userExists(db, userId),
+  });
   const route = createPipeline(contract, handlers, authenticator, {
     validateResponses: config.validateResponses,
     ipOf,
