@@ -28,6 +28,7 @@ import { isMcpPath } from './mcp/path.js';
 import { Meaning } from './meaning/service.js';
 import { ContentCipher } from './memories/crypto.js';
 import { memoriesArea } from './memories/handlers.js';
+import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
 import { findMindByKeyHash } from './minds/store.js';
@@ -65,7 +66,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const closers: Array<() => Promise<void> | void> = [() => db.destroy()];
   let inFlight = 0;
   try {
-    const applied = await migrateLatest(db);
+    const applied = await migrateLatest(db, migrations);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
   } catch (err) {
     await db.destroy();
