@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Memory } from '@mindservice/contract';
 import autocannon from 'autocannon';
-import { loadConfig } from '../server/src/config.js';
+import { loadConfig } from '../server/src/lib/config.js';
 import { openDatabase } from '../server/src/db/database.js';
 import { newId } from '../server/src/lib/secrets.js';
 import { ContentCipher } from '../server/src/memories/crypto.js';

@@ -4,11 +4,13 @@ import express from 'express';
 import pino, { type Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
 import { accountsArea } from './accounts/handlers.js';
-import type { Area } from './area.js';
+import { userExists } from './accounts/store.js';
+import type { Area } from './core/area.js';
 import { chatArea } from './chat/handlers.js';
 import { type ComputersArea, computersArea } from './computers/handlers.js';
-import type { Config } from './config.js';
-import type { AppContext } from './context.js';
+import { findComputerByTokenHash } from './computers/store.js';
+import type { Config } from './lib/config.js';
+import type { AppContext } from './core/context.js';
 import { WalCheckpointer } from './db/checkpointer.js';
 import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
@@ -21,13 +23,15 @@ import { type RawRequest, requestLog } from './http/request-log.js';
 import type { RouterImpl } from './http/router.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
-import { loadOrCreateServiceSecret } from './lib/service-secret.js';
+import { loadOrCreateServiceSecret } from './db/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
 import { Meaning } from './meaning/service.js';
 import { ContentCipher } from './memories/crypto.js';
 import { memoriesArea } from './memories/handlers.js';
+import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
+import { findMindByKeyHash } from './minds/store.js';
 import { scriptsArea } from './scripts/handlers.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
@@ -62,7 +66,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const closers: Array<() => Promise<void> | void> = [() => db.destroy()];
   let inFlight = 0;
   try {
-    const applied = await migrateLatest(db);
+    const applied = await migrateLatest(db, migrations);
     if (applied.length) log.info({ migrations: applied }, 'migrations applied');
   } catch (err) {
     await db.destroy();
@@ -138,7 +142,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     webhooks: areas.webhooks.handlers,
     computers: areas.computers.handlers,
   };
-  const authenticator = createAuthenticator(ctx);
+  // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
+  const authenticator = createAuthenticator(ctx, {
+    mindByKeyHash: (keyHash) => findMindByKeyHash(db, keyHash),
+    computerByTokenHash: (tokenHash) => findComputerByTokenHash(db, tokenHash),
+    userExists: (userId) => userExists(db, userId),
+  });
   const route = createPipeline(contract, handlers, authenticator, {
     validateResponses: config.validateResponses,
     ipOf,

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { loadConfig, ConfigError, type Config } from './config.js';
+import { loadConfig, ConfigError, type Config } from './lib/config.js';
 import { migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
 import { backupSqlite } from './system/backup.js';
 import { reindex } from './meaning/reindex.js';
-import { serve } from './system/serve.js';
+import { migrations } from './migrations.js';
+import { serve } from './serve.js';
 
 const HELP: Record<string, string> = {
   main: `Usage: mind-service <command> [options]
@@ -61,7 +62,7 @@ async function run(args: string[]): Promise<number> {
       return -1; // keeps running
     case 'migrate': {
       if (rest.length) throw new UsageError(`migrate takes no arguments (got ${rest.join(' ')}).`);
-      const applied = await withDatabase(config, migrateLatest);
+      const applied = await withDatabase(config, (db) => migrateLatest(db, migrations));
       console.log(
         applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date; nothing changed.',
       );

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/lib/config.js';
 import { clientAddressKey } from '../src/http/rate-limit.js';
 import { freshPostgresSchema, startService, TEST_DATABASE_URL, TestClock, type TestService } from './harness.js';
 

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { migrateLatest, openDatabase } from '../src/db/database.js';
-import { migrationSource } from '../src/db/migrations.js';
+import { migrations, migrationSource } from '../src/migrations.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, TestClock, type TestService } from './harness.js';
 import {
   eventsOf,
@@ -342,7 +342,7 @@ describe('computers: migration 0401', () => {
         command('click', 'click', { ok: true }),
       ]);
 
-      await migrateLatest(db);
+      await migrateLatest(db, migrations);
       const rows = await db('commands').orderBy('id').select('id', 'result', 'screenshot_bytes');
       assert.deepEqual(
         rows.map((r: { id: string; result: string; screenshot_bytes: number | null }) => [r.id, JSON.parse(r.result), r.screenshot_bytes]),

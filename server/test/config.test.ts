@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/lib/config.js';
 
 describe('configuration', () => {
   test('defaults: 127.0.0.1:3000, SQLite in ./data, cost 12, the retry schedule of DESIGN section 6', () => {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import knex, { type Knex } from 'knex';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { isDatabaseBusy } from '../src/db/errors.js';
 import { apiErrorOf, ApiError } from '../src/http/errors.js';
 import { bearer, startService, TEST_DATABASE_URL, type TestService } from './harness.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { createEmbedder } from '../src/meaning/embeddings/create-embedder.js';
 import { createOpenAIEmbedder, embeddingsEndpoint, type OpenAIEmbedderOptions } from '../src/meaning/embeddings/openai-embedder.js';
 

@@ -7,7 +7,7 @@ import { after, before } from 'node:test';
 import knex from 'knex';
 import supertest from 'supertest';
 import { createApp, type AppOptions, type MindApp } from '../src/app.js';
-import { type Config, loadConfig } from '../src/config.js';
+import { type Config, loadConfig } from '../src/lib/config.js';
 import type { Clock } from '../src/lib/clock.js';
 
 export interface TestService extends MindApp {

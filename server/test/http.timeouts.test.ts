@@ -7,8 +7,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
-import { CONNECTIONS_CHECK_MS } from '../src/system/serve.js';
+import { loadConfig } from '../src/lib/config.js';
+import { CONNECTIONS_CHECK_MS } from '../src/serve.js';
 import { freshPostgresSchema, TEST_DATABASE_URL } from './harness.js';
 import { callServer, type ServerProcess, startServerProcess } from './server-process.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig } from '../src/lib/config.js';
 import { bearer, startService, type TestService } from './harness.js';
 
 describe('lists: every list is bounded', () => {

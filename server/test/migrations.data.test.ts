@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { type Db, migrateLatest, openDatabase } from '../src/db/database.js';
-import { migrations, migrationSource } from '../src/db/migrations.js';
+import { migrations, migrationSource } from '../src/migrations.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
 
@@ -576,7 +576,7 @@ describe(`migrations over rows (${DB_NAME})`, () => {
 
       await migrateUntilBefore(db, '0510_memories_rank');
       const stored = await insertMemories(db, memorySeeds(a.id, b.id));
-      await migrateLatest(db);
+      await migrateLatest(db, migrations);
       await db.destroy();
 
       const svc = await startService({ ...env, MIND_EMBEDDINGS: 'local' });

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { BACKSTOP_PAGES } from '../src/db/checkpointer.js';
 import { type Db, isPostgres, migrateLatest, openDatabase } from '../src/db/database.js';
-import { migrations, migrationSource } from '../src/db/migrations.js';
+import { migrations, migrationSource } from '../src/migrations.js';
 import { freshPostgresSchema, TEST_DATABASE_URL } from './harness.js';
 
 /** Tables of the current database or schema, knex's own bookkeeping left out. */
@@ -42,20 +42,43 @@ describe(`migrations (${TEST_DATABASE_URL ? 'PostgreSQL' : 'SQLite'})`, () => {
     assert.deepEqual([...names].sort(), names);
   });
 
+  test('migrations databases may have applied keep their names and order (knex knows them by name)', () => {
+    const applied = [
+      '0100_users_minds_events',
+      '0110_rate_limits_service_secrets',
+      '0150_minds_deleted_at',
+      '0151_mind_deletions',
+      '0200_tasks',
+      '0300_webhooks',
+      '0310_webhook_deliveries_pending',
+      '0400_computers',
+      '0401_command_screenshots',
+      '0500_memories_chat_scripts',
+      '0510_memories_rank',
+      '0520_memory_embeddings',
+      '0521_embedding_claim_owner',
+      '0530_search_index_per_mind',
+    ];
+    assert.deepEqual(
+      migrations.map((m) => m.name).filter((name) => applied.includes(name)),
+      applied,
+    );
+  });
+
   test('migrate up, all the way down, and up again; an up-to-date database changes nothing', async () => {
-    const applied = await migrateLatest(db);
+    const applied = await migrateLatest(db, migrations);
     assert.deepEqual(
       applied,
       migrations.map((m) => m.name),
     );
     const created = await tables(db);
     assert.ok(created.includes('minds') && created.includes('tasks') && created.includes('memories'));
-    assert.deepEqual(await migrateLatest(db), []);
+    assert.deepEqual(await migrateLatest(db, migrations), []);
     assert.deepEqual(await tables(db), created);
     await db.migrate.rollback({ migrationSource }, true);
     assert.deepEqual(await tables(db), [], 'down migrations leave tables behind');
     assert.deepEqual(
-      await migrateLatest(db),
+      await migrateLatest(db, migrations),
       migrations.map((m) => m.name),
     );
     assert.deepEqual(await tables(db), created);

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ApiError } from '../src/http/errors.js';
-import { DatabaseRateLimiter, FailureLimit, MemoryRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
+import { FailureLimit } from '../src/http/failure-limit.js';
+import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
 import { startService, TestClock, type TestService } from './harness.js';
 
 describe('rate limiters as failure counters', () => {

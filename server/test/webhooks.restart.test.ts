@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/lib/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { EventRecorder } from '../src/events/recorder.js';
 import { systemClock } from '../src/lib/clock.js';

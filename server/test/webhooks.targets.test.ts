@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig, withListeningPort } from '../src/config.js';
+import { loadConfig, withListeningPort } from '../src/lib/config.js';
 import { WebhookSender } from '../src/webhooks/sender.js';
 import { signDelivery } from '../src/webhooks/signing.js';
 import { WebhookTargets } from '../src/webhooks/ssrf.js';

@@ -1,6 +1,6 @@
 import type { contract } from '@mindservice/contract';
-import type { Area } from '../area.js';
-import type { AppContext } from '../context.js';
+import type { Area } from '../core/area.js';
+import type { AppContext } from '../core/context.js';
 import { AccountsService } from './service.js';
 
 export function accountsArea(ctx: AppContext): Area<typeof contract.accounts> {

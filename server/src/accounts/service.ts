@@ -1,9 +1,10 @@
 import type { AuthResponse, LoginBody, RegisterBody } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
 import { signJwt } from './tokens.js';
-import { type AttemptCheck, clientAddressKey, createRateLimiter, FailureLimit, waitInWords } from '../http/rate-limit.js';
+import { type AttemptCheck, FailureLimit, waitInWords } from '../http/failure-limit.js';
+import { clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
 import { newId, sha256Hex } from '../lib/secrets.js';
 import { PasswordHasher } from './passwords.js';
 import { findUserByEmail, insertUser, normalizeEmail } from './store.js';

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/errors.js';
-import { cursorText } from '../lib/cursor.js';
+import { cursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMessagePosition, insertMessages, listThread } from './store.js';
 

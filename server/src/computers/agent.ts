@@ -1,7 +1,8 @@
 import type { CommandStatus, PolledCommand } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/errors.js';
-import { type RateLimiter, clientAddressKey, createRateLimiter, FailureLimit, waitInWords } from '../http/rate-limit.js';
+import { FailureLimit, waitInWords } from '../http/failure-limit.js';
+import { type RateLimiter, clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { type CommandBus, waitUnlessAborted } from './bus.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';

@@ -1,5 +1,5 @@
 import type { Command } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 
 /** An event's copy of a command: the screenshot's bytes stay out of events and webhook deliveries. */

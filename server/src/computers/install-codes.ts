@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { InstallCode } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Conn } from '../db/database.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
 import { sha256Hex } from '../lib/secrets.js';

@@ -1,7 +1,7 @@
 import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
-import { decodeCursorText, encodeCursorText } from '../lib/cursor.js';
+import { decodeCursorText, encodeCursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';

@@ -1,5 +1,5 @@
 import type { Command, CommandStatus } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { BackgroundLoop } from '../lib/background-loop.js';
 import type { CommandBus } from './bus.js';
 import { recordCommandFinished } from './events.js';

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import knex, { type Knex } from 'knex';
-import type { Config } from '../config.js';
+import type { Config } from '../lib/config.js';
 import { ensurePrivateDir, ensurePrivateFile } from '../lib/keyfile.js';
 import { BACKSTOP_PAGES } from './checkpointer.js';
 import { isPostgres } from './dialect.js';
-import { migrationSource } from './migrations.js';
+import { type Migration, migrationSourceOf } from './migration.js';
 import { assertSqliteDriverLoads } from './sqlite-driver.js';
 
 export type Db = Knex;
@@ -137,7 +137,8 @@ export function openDatabase(config: Config): Db {
   });
 }
 
-export async function migrateLatest(db: Db): Promise<string[]> {
+/** Applies the migrations not yet applied (the composition root's list, server/src/migrations.ts); answers their names. */
+export async function migrateLatest(db: Db, migrations: Migration[]): Promise<string[]> {
   // A migration may rewrite a large table for longer than a request's statement timeout: it runs on a
   // connection of its own without one.
   const connection = db.client.config.connection as { statement_timeout?: number } | string | undefined;
@@ -148,11 +149,11 @@ export async function migrateLatest(db: Db): Promise<string[]> {
       pool: { min: 0, max: 1 },
     });
     try {
-      return await migrateLatest(unlimited);
+      return await migrateLatest(unlimited, migrations);
     } finally {
       await unlimited.destroy();
     }
   }
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  const [, applied] = (await db.migrate.latest({ migrationSource: migrationSourceOf(migrations) })) as [number, string[]];
   return applied;
 }

@@ -1,13 +1,11 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AuthKind } from '@mindservice/contract';
 import jwt from 'jsonwebtoken';
-import { userExists } from '../accounts/store.js';
-import { findComputerByTokenHash } from '../computers/store.js';
-import type { AppContext } from '../context.js';
+import type { Config } from '../lib/config.js';
 import { sha256Hex } from '../lib/secrets.js';
-import { findMindByKeyHash } from '../minds/store.js';
 import { ApiError, MIND_DISABLED_MESSAGE } from './api-error.js';
 import type { Caller } from './caller.js';
+import type { RateLimiter } from './rate-limit.js';
 
 export const UNAUTHORIZED_MESSAGE = 'Mind Key fehlt oder ungültig.';
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Use Authorization header for unlimited access.';
@@ -41,13 +39,30 @@ export interface Authenticator {
   authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, auth: AuthKind): Promise<Caller>;
 }
 
+/** What the authenticator needs of the service: the public URL (the 401's guide), the JWT secret, the `?key=` limiter. */
+export interface AuthContext {
+  config: Pick<Config, 'publicUrl'>;
+  jwtSecret: string;
+  keyRateLimiter: RateLimiter;
+}
+
+/**
+ * Who a credential names, by the SHA-256 of a Mind Key or Computer Token and by a JWT's subject:
+ * the areas' stores answer (app.ts passes them in), so the mechanism here knows no area.
+ */
+export interface CredentialLookups {
+  mindByKeyHash(keyHash: string): Promise<{ id: string; userId: string; disabled: boolean } | undefined>;
+  computerByTokenHash(tokenHash: string): Promise<{ id: string; userId: string; mindId: string | null; mindDisabled: boolean } | undefined>;
+  userExists(userId: string): Promise<boolean>;
+}
+
 const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
 
 /**
  * The one auth path: route metadata says which credentials a route takes, this checks them from
  * the request's headers (and `?key=`) and gives the caller. No handler reads credentials itself.
  */
-export function createAuthenticator(ctx: AppContext): Authenticator {
+export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups): Authenticator {
   const docs = `${ctx.config.publicUrl}/docs/getting-started/authentication`;
   const unauthorized = (hint: string) =>
     new ApiError(401, UNAUTHORIZED_MESSAGE, { docs, details: [{ path: 'headers.authorization', message: hint }] });
@@ -78,13 +93,13 @@ export function createAuthenticator(ctx: AppContext): Authenticator {
       throw unauthorized(`this route takes ${accepts.map((k) => NAMES[k]).join(' or ')}, not ${NAMES[kind]}`);
     }
     if (kind === 'mindKey') {
-      const mind = await findMindByKeyHash(ctx.db, sha256Hex(token));
+      const mind = await lookups.mindByKeyHash(sha256Hex(token));
       if (!mind) throw unauthorized("unknown Mind Key (a deleted mind's key stops working)");
       if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
       return { kind: 'mind', userId: mind.userId, mindId: mind.id };
     }
     if (kind === 'computerToken') {
-      const computer = await findComputerByTokenHash(ctx.db, sha256Hex(token));
+      const computer = await lookups.computerByTokenHash(sha256Hex(token));
       if (!computer) throw unauthorized('unknown or revoked Computer Token');
       if (computer.mindDisabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
       return { kind: 'computer', userId: computer.userId, mindId: computer.mindId, computerId: computer.id };
@@ -97,7 +112,7 @@ export function createAuthenticator(ctx: AppContext): Authenticator {
       const expired = err instanceof jwt.TokenExpiredError;
       throw unauthorized(expired ? 'the JWT has expired; log in again' : 'invalid JWT');
     }
-    if (!userId || !(await userExists(ctx.db, userId))) throw unauthorized('invalid JWT');
+    if (!userId || !(await lookups.userExists(userId))) throw unauthorized('invalid JWT');
     return { kind: 'user', userId };
   }
 

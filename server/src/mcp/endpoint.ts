@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bodyLimitOf, contract, DEFAULT_BODY_LIMIT, listRoutes } from '@mindservice/contract';
 import { API_VERSION } from '@mindservice/contract/openapi';
 import { type AuthInfo, createMcpHandler, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import type { Authenticator } from '../http/auth.js';
 import { hasBody, readJsonBody } from '../http/body.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../http/errors.js';
-import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
+import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import { KEYSET_FIELDS, RECALL_ROUTE } from '../memories/cursor.js';
 import type { HybridPosition } from './recall.js';
 

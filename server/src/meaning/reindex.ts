@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../lib/config.js';
 import type { Db } from '../db/database.js';
 import { findMind } from '../minds/store.js';
 import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './store.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Db } from '../db/database.js';
 import { searchFingerprint } from '../memories/cursor.js';
 import type { MeaningQuery, RecallByMeaning, RecallPage } from '../memories/recall-by-meaning.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ApiError } from '../http/errors.js';
-import { cursorNumber, cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
+import { cursorNumber, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import type { PagePosition, RecallFilter } from './recall-filter.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { contract } from '@mindservice/contract';
-import type { Area } from '../area.js';
-import type { AppContext } from '../context.js';
+import type { Area } from '../core/area.js';
+import type { AppContext } from '../core/context.js';
 import { requestGone } from '../http/request-gone.js';
 import type { RecallByMeaning } from './recall-by-meaning.js';
 import { MemoriesService } from './service.js';

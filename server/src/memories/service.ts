@@ -1,5 +1,5 @@
 import type { EventName, Memory, MemoryCategory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';

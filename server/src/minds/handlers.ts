@@ -1,6 +1,6 @@
 import type { contract } from '@mindservice/contract';
-import type { Area } from '../area.js';
-import type { AppContext } from '../context.js';
+import type { Area } from '../core/area.js';
+import type { AppContext } from '../core/context.js';
 import { MindPurger } from './purge.js';
 import { MindsService } from './service.js';
 

@@ -1,7 +1,27 @@
-import type { Migration } from '../db/migration.js';
+import type { Migration, MigrationStep } from '../db/migration.js';
+
+/** The minds of a user; deleting the user deletes them. Part of migration 0100 (server/src/migrations.ts). */
+export const mindsTable: MigrationStep = {
+  async up(db) {
+    await db.schema.createTable('minds', (t) => {
+      t.string('id', 36).primary();
+      t.string('user_id', 36).notNullable().references('id').inTable('users').onDelete('CASCADE');
+      t.string('name', 200).notNullable();
+      t.text('description').nullable();
+      t.string('key_hash', 64).notNullable().unique();
+      t.string('created_at', 30).notNullable();
+      t.string('last_activity', 30).nullable();
+      t.string('disabled_at', 30).nullable();
+      t.index(['user_id']);
+    });
+  },
+  async down(db) {
+    await db.schema.dropTable('minds');
+  },
+};
 
 /**
- * Minds live in the accounts migrations (0100); what the minds area added later starts at 0150.
+ * What the minds area added after 0100 starts at 0150.
  * `deleted_at`: DELETE /minds/:id marks the mind (it is gone for the API at once) and a background
  * purge removes its rows in chunks, then the row itself (minds/purge.ts). The partial index holds
  * only the minds waiting for that, so the purge finds them without reading the table.

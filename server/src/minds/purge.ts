@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Conn } from '../db/database.js';
 import { BackgroundLoop } from '../lib/background-loop.js';
 import { deleteMindRow, markMindRowDeleted, mindsToPurge } from './store.js';

@@ -1,5 +1,5 @@
 import type { CreateMindBody, CreatedMind, MindSummary } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/errors.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { isPostgres } from '../db/database.js';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Script } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/errors.js';
-import { cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
+import { cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { deleteScript, findScript, findScriptByName, insertScript, listScriptsPage, updateScript } from './store.js';
 

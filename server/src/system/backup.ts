@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Config } from '../config.js';
+import type { Config } from '../lib/config.js';
 import { sqliteFile } from '../db/database.js';
 
 /**

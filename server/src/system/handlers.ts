@@ -1,7 +1,7 @@
 import { API_VERSION } from '@mindservice/contract/openapi';
 import { contract, listRoutes } from '@mindservice/contract';
-import type { Area } from '../area.js';
-import type { AppContext } from '../context.js';
+import type { Area } from '../core/area.js';
+import type { AppContext } from '../core/context.js';
 import type { Meaning } from '../meaning/service.js';
 
 const ENDPOINTS = listRoutes(contract).map(({ route, metadata }) => ({

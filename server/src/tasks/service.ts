@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { type CreateTaskBody, MAX_TASKS_PAGE, type Task, type TaskStatus, type UpdateTaskBody } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { ApiError } from '../http/errors.js';
-import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../lib/cursor.js';
+import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { deleteTask, findTask, findTaskForUpdate, insertTask, listTasks, type TaskListPosition, updateTask } from './store.js';
 

@@ -1,6 +1,6 @@
 import { ApiError } from '../http/errors.js';
 
-/** What one import may cost, and how many run at once (MIND_IMPORT_* in config.ts). */
+/** What one import may cost, and how many run at once (MIND_IMPORT_* in lib/config.ts). */
 export interface ImportLimits {
   /** Items of one document, all arrays counted together. */
   maxItems: number;

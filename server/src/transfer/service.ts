@@ -1,6 +1,6 @@
 import type { MindExport } from '@mindservice/contract';
 import { listAllMessages } from '../chat/store.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { MindCaller } from '../http/caller.js';
 import { ApiError } from '../http/errors.js';

@@ -1,5 +1,5 @@
 import { insertMessages, listAllMessages } from '../chat/store.js';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { isPostgres, type Trx } from '../db/database.js';
 import { indexAtOnce } from '../memories/search-index.js';
 import type { MemoriesStore } from '../memories/store.js';

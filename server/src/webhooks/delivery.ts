@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { newId } from '../lib/secrets.js';
 import type { SecretBox } from './secret-box.js';
 import type { SendResult, WebhookSender } from './sender.js';

@@ -1,6 +1,6 @@
 import type { contract } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
-import type { Area } from '../area.js';
+import type { AppContext } from '../core/context.js';
+import type { Area } from '../core/area.js';
 import { Deliverer } from './delivery.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookSender } from './sender.js';

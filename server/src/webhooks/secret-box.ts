@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Config } from '../config.js';
+import type { Config } from '../lib/config.js';
 import { loadOrCreateKeyFile } from '../lib/keyfile.js';
 
 const VERSION = 'v1';

@@ -9,7 +9,7 @@ import {
   type Webhook,
   type WebhookTestResult,
 } from '@mindservice/contract';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import type { Conn, Trx } from '../db/database.js';
 import { lockMind } from '../minds/store.js';
 import { isUniqueViolation } from '../db/errors.js';

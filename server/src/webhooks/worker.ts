@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../core/context.js';
 import { BackgroundLoop } from '../lib/background-loop.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
-import type { Db } from './db/database.js';
-import type { EventRecorder } from './events/recorder.js';
-import type { RateLimiter } from './http/rate-limit.js';
-import type { Clock } from './lib/clock.js';
+import type { Config } from '../lib/config.js';
+import type { Db } from '../db/database.js';
+import type { EventRecorder } from '../events/recorder.js';
+import type { RateLimiter } from '../http/rate-limit.js';
+import type { Clock } from '../lib/clock.js';
 
 export type ServiceState = 'starting' | 'ready' | 'draining';
 

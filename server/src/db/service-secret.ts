@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../db/database.js';
+import type { Db } from './database.js';
 
 /**
  * A generated secret kept in the database, for PostgreSQL deployments where several instances

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../http/api-error.js';
+import { ApiError } from './api-error.js';
 
 /**
  * Page cursors (tasks, scripts, recall, computer commands): base64url text, opaque to clients, so

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pino from 'pino';
-import { createApp } from '../app.js';
-import { type Config, withListeningPort } from '../config.js';
-import { StartupError } from '../db/sqlite-driver.js';
+import { createApp } from './app.js';
+import { type Config, withListeningPort } from './lib/config.js';
+import { StartupError } from './db/sqlite-driver.js';
 import { API_VERSION } from '@mindservice/contract/openapi';
 
 /** Answers while migrations run: /health says `starting`, everything else 503 with Retry-After. */
