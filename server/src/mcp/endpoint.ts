@@ -9,9 +9,11 @@ import { hasBody, readJsonBody } from '../http/body.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RawRequest } from '../http/request-log.js';
 import type { ApiRequest } from '../http/router.js';
+import { fastCallOf, SDK_ONLY, serveFastCall } from './fast-call.js';
 import { nodeMcpHandler } from './node-http.js';
-import { buildTools, errorResultOf, type Invoke, runTool, type ToolResult } from './tools.js';
+import { buildTools, errorResultOf, type Invoke, type McpTool, runTool, type ToolResult } from './tools.js';
 
+const SERVER_INFO = { name: 'mind-service', version: API_VERSION };
 const INSTRUCTIONS =
   "Tools for one mind of Mind Service: its memories (store, recall, update), tasks, chat, scripts and remote computers. Every tool acts on the mind whose Mind Key authenticated this connection; ids of another mind's data are not found.";
 
@@ -31,8 +33,9 @@ export interface McpEndpointOptions {
 
 /**
  * `/mcp`: the Model Context Protocol over Streamable HTTP, both generations (the 2025 revisions with
- * `initialize`, served statelessly, and 2026-07-28), by the official SDK's `createMcpHandler`. The
- * Mind Key is checked by the one authenticator before any JSON-RPC is read; each tool call runs its
+ * `initialize`, served statelessly, and 2026-07-28), by the official SDK's `createMcpHandler`; the
+ * common `tools/call` is answered beside it, byte for byte as the SDK would (fast-call.ts). The Mind
+ * Key is checked by the one authenticator before any JSON-RPC is read; each tool call runs its
  * contract route through the pipeline (`invoke`) as that mind.
  */
 export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
@@ -48,24 +51,24 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
   );
   const reportSdkError = (err: Error) => ctx.log.debug({ err }, 'mcp: request refused by the protocol layer');
 
+  /** A tool's result for a call, by either path: a failure is a result with `isError`. */
+  const callTool = async (tool: McpTool, args: Record<string, unknown>, call: CallContext): Promise<ToolResult> => {
+    try {
+      return await runTool(tool, args, options.invoke, call.caller, call.req, call.res);
+    } catch (err) {
+      return errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req));
+    }
+  };
+
   const serverFor = (authInfo: AuthInfo | undefined) => {
     const call = authInfo?.extra as CallContext | undefined;
-    const server = new Server(
-      { name: 'mind-service', version: API_VERSION },
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-    );
+    const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
     server.setRequestHandler('tools/list', () => ({ tools: definitions }));
     server.setRequestHandler('tools/call', async (request) => {
       const tool = byName.get(request.params.name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
       if (!call) throw new ProtocolError(ProtocolErrorCode.InternalError, 'No caller for this request');
-      let result: ToolResult;
-      try {
-        result = await runTool(tool, request.params.arguments ?? {}, options.invoke, call.caller, call.req, call.res);
-      } catch (err) {
-        result = errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req));
-      }
-      return server.projectCallToolResult(result, tool.definition.outputSchema);
+      return server.projectCallToolResult(await callTool(tool, request.params.arguments ?? {}, call), tool.definition.outputSchema);
     });
     return server;
   };
@@ -76,7 +79,12 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     onerror: reportSdkError,
   });
   const serveMcp = nodeMcpHandler(handler.fetch, { maxRequestBodySize: bodyLimit, onerror: reportSdkError });
-  ctx.onClose(() => handler.close());
+  // A closed handler answers every request with its 500; the fast path leaves them to it.
+  let closed = false;
+  ctx.onClose(() => {
+    closed = true;
+    return handler.close();
+  });
 
   async function serve(req: RawRequest, res: ServerResponse) {
     const request = req as ApiRequest & { auth?: AuthInfo };
@@ -97,6 +105,8 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     }
     const isJson = /^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '');
     const parsed = req.method === 'POST' && isJson ? await readJsonBody(request, res, bodyLimit) : undefined;
+    const fast = closed || SDK_ONLY in req ? undefined : fastCallOf(req, parsed, byName);
+    if (fast) return serveFastCall(res, fast, () => callTool(fast.tool, fast.args, { caller, req: request, res }), SERVER_INFO);
     request.auth = {
       token: 'mind-key',
       clientId: caller.mindId,

@@ -97,8 +97,15 @@ export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   }
   if (answer.kind === 'empty') return { content: [{ type: 'text', text: `Done: ${tool.definition.title ?? tool.definition.name}.` }] };
   const body = answer.body as Record<string, unknown>;
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  const text = JSON.stringify(body);
+  if (typeof body === 'object' && body !== null) jsonTexts.set(body, text);
+  return { content: [{ type: 'text', text }], structuredContent: body };
 }
+
+/** Each structured answer's JSON, as its text block carries it: written again as is, not serialised twice. */
+const jsonTexts = new WeakMap<object, string>();
+/** The JSON text of a route's answer made into a tool result, if it was. */
+export const jsonTextOf = (value: unknown) => (typeof value === 'object' && value !== null ? jsonTexts.get(value) : undefined);
 
 /**
  * What a failed call answers: a result with `isError` whose text is the error object's message (the
