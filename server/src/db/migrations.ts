@@ -7,7 +7,7 @@ import { searchMigrations } from '../memories/search-migrations.js';
 import { mindsMigrations } from '../minds/migrations.js';
 import { tasksMigrations } from '../tasks/migrations.js';
 import { webhooksMigrations } from '../webhooks/migrations.js';
-import type { Migration } from './migration.js';
+import { type Migration, withDialect } from './migration.js';
 
 /** Every migration in the order it runs; each area owns its own (names start with the area's number). */
 export const migrations: Migration[] = [
@@ -24,5 +24,5 @@ export const migrations: Migration[] = [
 export const migrationSource: Knex.MigrationSource<Migration> = {
   getMigrations: async () => migrations,
   getMigrationName: (m) => m.name,
-  getMigration: async (m) => m,
+  getMigration: async (m) => withDialect(m),
 };
