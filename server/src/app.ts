@@ -94,7 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
-  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
+  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config), dialect);
   // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
   const meaning = new Meaning(ctx, memoryStore.memoryRows);
   const areas = {
