@@ -6,7 +6,6 @@ import { migrationSource } from './migrations.js';
 
 export type { Conn, Db, Dialect, DialectName, Trx } from './dialect.js';
 export { dialectFor, dialectOf } from './dialects.js';
-export { isPostgres } from './dialect.js';
 export { type SqliteConnection, sqliteConnection, sqliteFile } from './sqlite-dialect.js';
 
 /**

@@ -78,6 +78,3 @@ export interface InstanceChannel {
   publish(topic: string, payload: string): void;
   stop(): Promise<void>;
 }
-
-/** Which database a connection talks to; the areas still asking it move to the dialect in the next commits. */
-export const isPostgres = (db: Knex) => db.client.config.client === 'pg';
