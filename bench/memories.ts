@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Memory } from '@mindservice/contract';
 import autocannon from 'autocannon';
 import { loadConfig } from '../server/src/lib/config.js';
-import { openDatabase } from '../server/src/db/database.js';
+import { dialectFor, openDatabase } from '../server/src/db/database.js';
 import { newId } from '../server/src/lib/secrets.js';
 import { ContentCipher } from '../server/src/memories/crypto.js';
 import { MemoriesStore } from '../server/src/memories/store.js';
@@ -33,7 +33,7 @@ const TARGETS = { p50: 15, p99: 60, keywordP50: 10, keywordP99: 50, writes: 2000
 export async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
   const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
-  const store = new MemoriesStore(ContentCipher.fromConfig(config));
+  const store = new MemoriesStore(ContentCipher.fromConfig(config), dialectFor(config));
   const started = performance.now();
   const t0 = Date.now() - total * 1000;
   try {

@@ -11,8 +11,7 @@ import { type ComputersArea, computersArea } from './computers/handlers.js';
 import { findComputerByTokenHash } from './computers/store.js';
 import type { Config } from './lib/config.js';
 import type { AppContext } from './core/context.js';
-import { WalCheckpointer } from './db/checkpointer.js';
-import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
+import { dialectFor, migrateLatest } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
 import { ApiError, answerError, errorMiddleware, notFoundMiddleware, sendError } from './http/errors.js';
@@ -62,7 +61,8 @@ export interface MindApp {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<MindApp> {
   const log = options.logger ?? pino({ level: config.logLevel, base: undefined });
   const clock = options.clock ?? systemClock;
-  const db = openDatabase(config);
+  const dialect = dialectFor(config);
+  const db = dialect.open(config);
   const closers: Array<() => Promise<void> | void> = [() => db.destroy()];
   let inFlight = 0;
   try {
@@ -73,7 +73,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     throw err;
   }
 
-  if (config.databaseUrl && !config.encryptionKey) {
+  if (dialect.sharedByInstances && !config.encryptionKey) {
     // Instances sharing PostgreSQL must agree on the key; without MIND_ENCRYPTION_KEY it lives in the database.
     config = { ...config, encryptionKey: await loadOrCreateServiceSecret(db, 'encryption-key') };
     log.warn(
@@ -84,20 +84,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const ctx: AppContext = {
     config,
     db,
+    dialect,
     log,
     clock,
     events: new EventRecorder(clock),
     jwtSecret:
       config.jwtSecret ??
-      (config.databaseUrl ? await loadOrCreateServiceSecret(db, 'jwt-secret') : loadOrCreateKeyFile(config.dataDir, 'jwt-secret')),
+      (dialect.sharedByInstances ? await loadOrCreateServiceSecret(db, 'jwt-secret') : loadOrCreateKeyFile(config.dataDir, 'jwt-secret')),
     // One process on SQLite keeps the windows in memory; instances sharing PostgreSQL share them there.
-    keyRateLimiter: config.databaseUrl ? new DatabaseRateLimiter(db, clock) : new MemoryRateLimiter(clock),
+    keyRateLimiter: dialect.sharedByInstances ? new DatabaseRateLimiter(db, clock) : new MemoryRateLimiter(clock),
     startedAt: Date.now(),
     state: 'starting',
     onClose: (fn) => closers.push(fn),
   };
 
-  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config));
+  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config), dialect);
   // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
   const meaning = new Meaning(ctx, memoryStore.memoryRows);
   const areas = {
@@ -196,11 +197,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const fn of closers.reverse().splice(0)) await fn();
     throw err;
   }
-  if (!config.databaseUrl) {
-    // Started last, so that a start that fails leaves no thread behind.
-    const checkpointer = WalCheckpointer.start(sqliteFile(config), (message) => log.warn({ err: message }, 'WAL checkpoint failed'));
-    closers.push(() => checkpointer.stop());
-  }
+  // Started last, so that a start that fails leaves no thread behind.
+  const stopHousekeeping = dialect.startHousekeeping(config, log);
+  if (stopHousekeeping) closers.push(stopHousekeeping);
   ctx.state = 'ready';
   let closed: Promise<void> | undefined;
   return {

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
 import { loadConfig, ConfigError, type Config } from './lib/config.js';
-import { migrateLatest, openDatabase } from './db/database.js';
+import { dialectFor, migrateLatest, openDatabase } from './db/database.js';
 import { findMind, setMindDisabled } from './minds/store.js';
-import { backupSqlite } from './system/backup.js';
 import { reindex } from './meaning/reindex.js';
 import { migrations } from './migrations.js';
 import { serve } from './serve.js';
@@ -92,7 +91,7 @@ async function run(args: string[]): Promise<number> {
       const [file, ...extra] = rest;
       if (!file || extra.length) throw new UsageError('Use `mind-service backup <file>`.');
       // `pnpm mind-service` runs in the repository root: a relative name means where the user typed it (INIT_CWD).
-      const { file: written, pages } = await backupSqlite(config, resolve(process.env.INIT_CWD ?? '.', file));
+      const { file: written, pages } = await dialectFor(config).backup(config, resolve(process.env.INIT_CWD ?? '.', file));
       console.log(`Backup written to ${written} (${pages} pages).`);
       return 0;
     }

@@ -70,7 +70,7 @@ export async function serve(config: Config): Promise<void> {
   }
   server.removeListener('request', starting);
   server.on('request', service.app);
-  log.info({ url, database: config.databaseUrl ? 'postgresql' : `sqlite in ${config.dataDir}` }, 'Mind Service listening');
+  log.info({ url, database: service.ctx.dialect.describe(config) }, 'Mind Service listening');
 
   let stopping = false;
   const stop = async (signal: string) => {

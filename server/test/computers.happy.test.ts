@@ -397,9 +397,9 @@ describe('computers: migration', () => {
   test('goes down and up again', async () => {
     const svc = await startService();
     try {
-      for (const migration of [...computersMigrations].reverse()) await migration.down(svc.ctx.db);
+      for (const migration of [...computersMigrations].reverse()) await migration.down(svc.ctx.db, svc.ctx.dialect);
       assert.equal(await svc.ctx.db.schema.hasTable('commands'), false);
-      for (const migration of computersMigrations) await migration.up(svc.ctx.db);
+      for (const migration of computersMigrations) await migration.up(svc.ctx.db, svc.ctx.dialect);
       const { mindKey } = await svc.mind();
       await registerComputer(svc, mindKey);
     } finally {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Memory } from '@mindservice/contract';
-import { isPostgres } from '../src/db/database.js';
 import type { RecordedEvent } from '../src/events/recorder.js';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
@@ -61,8 +60,8 @@ describe('memories: concurrent writes', () => {
 
   test('a write that fails after writing leaves nothing and gets its own error; the others of its batch commit', async () => {
     const { mindId } = await svc.mind();
-    const store = new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config));
-    const batcher = new WriteBatcher(svc.ctx.db, applyIndexChanges);
+    const store = new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config), svc.ctx.dialect);
+    const batcher = new WriteBatcher(svc.ctx.db, svc.ctx.dialect, applyIndexChanges);
     const committed: RecordedEvent[] = [];
     svc.ctx.events.onCommitted((event) => committed.push(event));
 
@@ -87,7 +86,7 @@ describe('memories: concurrent writes', () => {
     assert.equal((await svc.ctx.db('memory_tags').where({ memory_id: bad.id })).length, 0);
     const events = await svc.ctx.db('events').where({ mind_id: mindId }).select('data');
     assert.deepEqual(new Set(events.map((e) => JSON.parse(e.data).id)), new Set([good1.id, good2.id]));
-    if (!isPostgres(svc.ctx.db)) {
+    if (svc.ctx.dialect.name !== 'postgres') {
       assert.equal((await svc.ctx.db('memories_rank').where({ id: bad.id })).length, 0);
       assert.equal(
         (

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Memory } from '@mindservice/contract';
-import { isPostgres } from '../src/db/database.js';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
 import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/recall-sqlite.js';
@@ -249,7 +248,7 @@ describe('memories: happy paths', () => {
   });
 
   test('SQLite, many memories: a word in at least a tenth of them weighs 0; memories with the rarer words lead, the rest follow newest first, none lost', async (t) => {
-    if (isPostgres(svc.ctx.db)) return t.skip('PostgreSQL ranks with ts_rank and keeps every word');
+    if (svc.ctx.dialect.name === 'postgres') return t.skip('PostgreSQL ranks with ts_rank and keeps every word');
     const { mindId, recall } = await mind();
     // Seeded through the store in one transaction: 1,200 requests would take the test seconds.
     const total = COMMON_WORD_MIN_MEMORIES + 200;
@@ -271,7 +270,9 @@ describe('memories: happy paths', () => {
         updated_at: at,
       };
     });
-    await svc.ctx.db.transaction((trx) => new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config)).insertMany(trx, mindId, memories));
+    await svc.ctx.db.transaction((trx) =>
+      new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config), svc.ctx.dialect).insertMany(trx, mindId, memories),
+    );
     const newestFirst = [...memories].reverse().map((m) => m.id);
 
     // alpha is common (in every memory): the two with zebra lead, ranked by zebra (twice beats once).
@@ -357,7 +358,7 @@ describe('memories: happy paths', () => {
     await other.store({ category: 'note', content: 'walrus elsewhere' });
     const seqs = await svc.ctx.db('memories').where({ mind_id: mindId }).pluck('seq');
     // SQLite keeps the index in its own FTS5 table (cleaned by a trigger); PostgreSQL in a column of the row.
-    const postgres = isPostgres(svc.ctx.db);
+    const postgres = svc.ctx.dialect.name === 'postgres';
     const index = () => (postgres ? svc.ctx.db('memories').whereNotNull('search_vector') : svc.ctx.db('memories_fts'));
     const indexed = async (rowids: number[]) => (await index().whereIn(postgres ? 'seq' : 'rowid', rowids)).length;
     assert.equal(await indexed(seqs), 2);

@@ -5,7 +5,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { isPostgres } from '../src/db/database.js';
 import { bearer, useService } from './harness.js';
 
 describe('memories: verification, credentials and who may see what', () => {
@@ -70,7 +69,7 @@ describe('memories: verification, credentials and who may see what', () => {
     const rotated = `${secret}-rotated`;
     await svc.http.post('/memory').set(auth).send({ category: 'credentials', key: 'github-token', content: rotated }).expect(200);
 
-    if (isPostgres(svc.ctx.db)) {
+    if (svc.ctx.dialect.name === 'postgres') {
       // PostgreSQL's files are not ours to read: check what the database holds instead.
       const rows = await svc.ctx.db('memories').where({ mind_id: mindId });
       assert.equal(JSON.stringify(rows).includes(secret), false, 'the secret is not stored in clear');
@@ -119,7 +118,7 @@ describe('memories: verification, credentials and who may see what', () => {
     assert.deepEqual(await ids({ category: 'credentials', q: 'secret' }), []);
     assert.deepEqual(await ids({ category: 'credentials', q: '100%' }), []);
     const inIndex = async (id: string) =>
-      isPostgres(svc.ctx.db)
+      svc.ctx.dialect.name === 'postgres'
         ? (await svc.ctx.db('memories').where({ id }).whereNotNull('search_vector')).length
         : (await svc.ctx.db('memories_fts').whereIn('rowid', svc.ctx.db('memories').where({ id }).select('seq'))).length;
     assert.equal(await inIndex(cred.id), 0, 'credentials are not in the full-text index');

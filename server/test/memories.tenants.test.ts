@@ -2,7 +2,6 @@
 // another mind's part of the search index, and never moves another mind's scores or order.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isPostgres } from '../src/db/database.js';
 import { searchMigrations } from '../src/memories/search-migrations.js';
 import { type TestService, useService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
@@ -65,7 +64,7 @@ describe('tenants apart in search', () => {
     await attacker.embedded();
 
     assert.deepEqual(await answers(victim, questions), before);
-    if (!isPostgres(svc.ctx.db)) {
+    if (svc.ctx.dialect.name !== 'postgres') {
       // Whatever the index holds under the victim's prefix belongs to the victim's memories.
       const owners = await svc.ctx
         .db('memories_fts_terms as v')
@@ -128,7 +127,7 @@ describe('tenants apart in search', () => {
   });
 
   test('SQLite: the migration that rebuilds the index gives every mind the answers it had', async (t) => {
-    if (isPostgres(svc.ctx.db)) return t.skip('the search index migration is SQLite only');
+    if (svc.ctx.dialect.name === 'postgres') return t.skip('the search index migration is SQLite only');
     const a = tenant(svc, await svc.mind());
     const b = tenant(svc, await svc.mind());
     for (const content of ['red kite over the hill', 'a kite string', 'hill walking boots']) {
@@ -142,7 +141,7 @@ describe('tenants apart in search', () => {
       return all;
     };
     const before = [await keyword(a), await keyword(b)];
-    await svc.ctx.db.transaction((trx) => searchMigrations[0]!.up(trx));
+    await svc.ctx.db.transaction((trx) => searchMigrations[0]!.up(trx, svc.ctx.dialect));
     assert.deepEqual([await keyword(a), await keyword(b)], before);
   });
 });

@@ -5,15 +5,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../src/lib/config.js';
 import { BACKSTOP_PAGES } from '../src/db/checkpointer.js';
-import { type Db, isPostgres, migrateLatest, openDatabase } from '../src/db/database.js';
+import { type Db, dialectOf, migrateLatest, openDatabase } from '../src/db/database.js';
 import { migrations, migrationSource } from '../src/migrations.js';
 import { freshPostgresSchema, TEST_DATABASE_URL } from './harness.js';
 
 /** Tables of the current database or schema, knex's own bookkeeping left out. */
 async function tables(db: Db): Promise<string[]> {
-  const names: string[] = isPostgres(db)
-    ? await db('information_schema.tables').whereRaw('table_schema = current_schema()').pluck('table_name')
-    : await db('sqlite_master').where({ type: 'table' }).pluck('name');
+  const names: string[] =
+    dialectOf(db).name === 'postgres'
+      ? await db('information_schema.tables').whereRaw('table_schema = current_schema()').pluck('table_name')
+      : await db('sqlite_master').where({ type: 'table' }).pluck('name');
   return names.filter((n) => !n.startsWith('knex_') && !n.startsWith('sqlite_')).sort();
 }
 

@@ -95,11 +95,11 @@ describe('mind-service reindex: what it prints', () => {
 
     // The other process: embeds 20 of the 44 left and holds 24 past the reindex's end.
     const lease = (ms: number) => ({ now: new Date().toISOString(), leaseUntil: new Date(Date.now() + ms).toISOString() });
-    const done = await claimPendingEmbeddings(svc.ctx.db, { ...lease(60_000), limit: 20 });
-    const held = await claimPendingEmbeddings(svc.ctx.db, { ...lease(60_000), limit: 100 });
+    const done = await claimPendingEmbeddings(svc.ctx.db, svc.ctx.dialect, { ...lease(60_000), limit: 20 });
+    const held = await claimPendingEmbeddings(svc.ctx.db, svc.ctx.dialect, { ...lease(60_000), limit: 100 });
     assert.deepEqual([done.length, held.length], [20, 24]);
     const vectors = done.map((c) => ({ claimed: c, vector: Float32Array.from(topicVector(c.text)) }));
-    assert.equal(await completeEmbeddings(svc.ctx.db, 'topics', vectors, new Date().toISOString()), 20);
+    assert.equal(await completeEmbeddings(svc.ctx.db, svc.ctx.dialect, 'topics', vectors, new Date().toISOString()), 20);
 
     assert.equal(await run.exit, 0, run.output().stderr);
     await releaseEmbeddings(svc.ctx.db, held);

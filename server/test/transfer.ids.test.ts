@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { isPostgres } from '../src/db/database.js';
 import { useService } from './harness.js';
 
 type Item = Record<string, unknown> & { id: string };
@@ -63,7 +62,7 @@ describe('transfer: ids and all-or-nothing', () => {
   /** Makes inserting a chat message with the content "explode" fail in the database (a failure midway through an import's writes). */
   async function explodingChat() {
     const { db } = svc.ctx;
-    if (isPostgres(db)) {
+    if (svc.ctx.dialect.name === 'postgres') {
       await db.raw(
         `CREATE OR REPLACE FUNCTION explode() RETURNS trigger AS $$ BEGIN IF NEW.content = 'explode' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
       );

@@ -148,7 +148,7 @@ export class AgentService {
     return this.ctx.db.transaction(async (trx) => {
       const now = this.ctx.clock.now().toISOString();
       if (!(await touchActiveComputer(trx, computerId, now))) return undefined;
-      const commands = await claimQueuedCommands(trx, computerId, now, POLL_BATCH);
+      const commands = await claimQueuedCommands(trx, this.ctx.dialect, computerId, now, POLL_BATCH);
       return commands.map(({ command_id, type, payload, created_at }) => ({ command_id, type, payload, created_at }));
     });
   }

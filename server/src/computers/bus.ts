@@ -12,8 +12,8 @@ export interface Waiter {
 /**
  * Wakes waiting long-polls and screenshot requests. Subscribe first, then look in the database,
  * then await: a notification that arrives in between is not lost. `InProcessCommandBus` serves one
- * process (SQLite); `PostgresCommandBus` (pg-bus.ts) carries the same wake-ups across instances with
- * LISTEN/NOTIFY.
+ * process (SQLite); `SharedCommandBus` (shared-bus.ts) carries the same wake-ups across instances
+ * through the database's instance channel (LISTEN/NOTIFY on PostgreSQL).
  */
 export interface CommandBus {
   /** Something changed for this computer (a command was queued, it was disabled): wake its poll. */

@@ -1,5 +1,5 @@
 import type { Command, CommandStatus, CommandType } from '@mindservice/contract';
-import { type Conn, isPostgres } from '../db/database.js';
+import type { Conn, Dialect } from '../db/database.js';
 import { presentResult } from './results.js';
 
 // Commands and their screenshots (kept apart in command_screenshots, so lists never read the PNG).
@@ -131,24 +131,31 @@ export async function countQueuedCommands(conn: Conn, computerId: string): Promi
   return Number(row?.n ?? 0);
 }
 
-/**
- * Hands the oldest queued commands to the agent: `queued` -> `sent` in the caller's transaction.
- * On PostgreSQL the rows are locked (and rows another instance holds are skipped) so two polls can
- * never take the same command; SQLite serialises write transactions on its one connection.
- */
 /** Whether a command waits for this computer (a poll looks before it opens a transaction to claim). */
 export async function hasQueuedCommands(conn: Conn, computerId: string): Promise<boolean> {
   return (await conn<CommandRow>('commands').where({ computer_id: computerId, status: 'queued' }).first('id')) !== undefined;
 }
 
-export async function claimQueuedCommands(conn: Conn, computerId: string, now: string, limit: number): Promise<Command[]> {
-  let query = conn<CommandRow>('commands')
-    .where({ computer_id: computerId, status: 'queued' })
-    .orderBy('seq')
-    .limit(limit)
-    .select(...COMMAND_COLUMNS);
-  if (isPostgres(conn)) query = query.forUpdate().skipLocked();
-  const rows = await query;
+/**
+ * Hands the oldest queued commands to the agent: `queued` -> `sent` in the caller's transaction.
+ * Where several instances share the database the rows are locked (and rows another instance holds
+ * are skipped) so two polls can never take the same command; SQLite serialises write transactions on
+ * its one connection.
+ */
+export async function claimQueuedCommands(
+  conn: Conn,
+  dialect: Dialect,
+  computerId: string,
+  now: string,
+  limit: number,
+): Promise<Command[]> {
+  const rows = await dialect.forUpdateSkipLocked(
+    conn<CommandRow>('commands')
+      .where({ computer_id: computerId, status: 'queued' })
+      .orderBy('seq')
+      .limit(limit)
+      .select(...COMMAND_COLUMNS),
+  );
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   await conn<CommandRow>('commands')

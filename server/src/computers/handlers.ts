@@ -3,8 +3,8 @@ import type { Area } from '../core/area.js';
 import type { AppContext } from '../core/context.js';
 import { AgentService } from './agent.js';
 import { type CommandBus, clientGone, InProcessCommandBus } from './bus.js';
-import { PostgresCommandBus } from './pg-bus.js';
 import { commandFromBody, commandFromQuery } from './payloads.js';
+import { SharedCommandBus } from './shared-bus.js';
 import { ComputersService } from './service.js';
 import { CommandRetention, type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
 
@@ -13,10 +13,11 @@ export interface ComputersArea extends Area<typeof contract.computers> {
   sweep(): Promise<SweepCounts>;
 }
 
-/** Computers and their agents: the command bus (LISTEN/NOTIFY on PostgreSQL) and the sweeper behind the routes. */
+/** Computers and their agents: the command bus (across instances where they share the database) and the sweeper behind the routes. */
 export function computersArea(ctx: AppContext): ComputersArea {
-  const bus: CommandBus & { start?(): Promise<void>; stop?(): Promise<void> } = ctx.config.databaseUrl
-    ? new PostgresCommandBus(ctx.config.databaseUrl, ctx.log)
+  const channel = ctx.dialect.instanceChannel(ctx.config, ctx.log);
+  const bus: CommandBus & { start?(): Promise<void>; stop?(): Promise<void> } = channel
+    ? new SharedCommandBus(channel)
     : new InProcessCommandBus();
   const retention = new CommandRetention(ctx);
   const computers = new ComputersService(ctx, bus, (computerId) => retention.noteQueued(computerId));

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../lib/config.js';
-import type { Db } from '../db/database.js';
+import type { Db, Dialect } from '../db/database.js';
 import type { EventRecorder } from '../events/recorder.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { Clock } from '../lib/clock.js';
@@ -11,6 +11,8 @@ export type ServiceState = 'starting' | 'ready' | 'draining';
 export interface AppContext {
   config: Config;
   db: Db;
+  /** What differs between the databases (db/dialect.ts), chosen once from the config. */
+  dialect: Dialect;
   log: Logger;
   clock: Clock;
   events: EventRecorder;

@@ -1,6 +1,5 @@
 import { isIPv6 } from 'node:net';
-import type { Config } from '../lib/config.js';
-import type { Db } from '../db/database.js';
+import type { Db, Dialect } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 
 export interface RateLimitResult {
@@ -143,12 +142,12 @@ export class DatabaseRateLimiter implements RateLimiter {
 
 /** A limiter for the service: in memory on SQLite (one process), in the database on PostgreSQL (shared by instances). */
 export function createRateLimiter(
-  ctx: { config: Pick<Config, 'databaseUrl'>; db: Db; clock: Clock },
+  ctx: { dialect: Pick<Dialect, 'sharedByInstances'>; db: Db; clock: Clock },
   namespace: string,
   limit: number,
   windowMs: number,
 ): RateLimiter {
-  return ctx.config.databaseUrl
+  return ctx.dialect.sharedByInstances
     ? new DatabaseRateLimiter(ctx.db, ctx.clock, limit, windowMs, `${namespace}:`)
     : new MemoryRateLimiter(ctx.clock, limit, windowMs);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/dialect.js';
+import type { DialectName } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
 
 /**
@@ -47,10 +47,26 @@ const POSTGRES_TRIGGERS = [
      FOR EACH ROW EXECUTE FUNCTION embedding_queue_on_write()`,
 ];
 
+/** The queue's triggers per database, and what takes them away again. */
+const TRIGGERS: Record<DialectName, { create: string[]; drop: string[] }> = {
+  sqlite: {
+    create: SQLITE_TRIGGERS,
+    drop: [
+      'DROP TRIGGER IF EXISTS embedding_queue_on_insert',
+      'DROP TRIGGER IF EXISTS embedding_queue_on_update',
+      'DROP TRIGGER IF EXISTS memory_vectors_on_credential',
+    ],
+  },
+  postgres: {
+    create: POSTGRES_TRIGGERS,
+    drop: ['DROP TRIGGER IF EXISTS embedding_queue_on_write ON memories', 'DROP FUNCTION IF EXISTS embedding_queue_on_write()'],
+  },
+};
+
 export const embeddingMigrations: Migration[] = [
   {
     name: '0520_memory_embeddings',
-    async up(db: Knex) {
+    async up(db: Knex, dialect) {
       await db.schema.createTable('embedding_queue', (t) => {
         t.integer('memory_seq').primary().references('seq').inTable('memories').onDelete('CASCADE');
         t.string('mind_id', 36).notNullable();
@@ -72,21 +88,14 @@ export const embeddingMigrations: Migration[] = [
         t.string('model', 200).nullable();
       });
       await db('embedding_state').insert({ id: 1, model: null });
-      for (const sql of isPostgres(db) ? POSTGRES_TRIGGERS : SQLITE_TRIGGERS) await db.raw(sql);
+      for (const sql of TRIGGERS[dialect.name].create) await db.raw(sql);
       // Memories written before this migration wait for their first embedding like new ones.
       await db.raw(
         `INSERT INTO embedding_queue (memory_seq, mind_id, version) SELECT seq, mind_id, 1 FROM memories WHERE category != 'credentials'`,
       );
     },
-    async down(db: Knex) {
-      if (isPostgres(db)) {
-        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_write ON memories');
-        await db.raw('DROP FUNCTION IF EXISTS embedding_queue_on_write()');
-      } else {
-        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_insert');
-        await db.raw('DROP TRIGGER IF EXISTS embedding_queue_on_update');
-        await db.raw('DROP TRIGGER IF EXISTS memory_vectors_on_credential');
-      }
+    async down(db: Knex, dialect) {
+      for (const sql of TRIGGERS[dialect.name].drop) await db.raw(sql);
       await db.schema.dropTable('embedding_state');
       await db.schema.dropTable('memory_vectors');
       await db.schema.dropTable('embedding_queue');

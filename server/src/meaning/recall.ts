@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
-import { type Conn, isPostgres } from '../db/database.js';
+import type { Conn, Dialect } from '../db/database.js';
 import { FUSION_DEFAULTS, FUSION_DEFAULTS_POSTGRES, type FusionOptions, fuse } from './embeddings/fusion.js';
+import type { KeywordIndex, KeywordScores } from '../memories/keyword-index.js';
 import { recallPage } from '../memories/recall.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from '../memories/recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from '../memories/rows.js';
@@ -33,8 +34,19 @@ export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { 
 /** With the local embedder's re-ranking, the vector window is this wide (rerank.ts was tuned on it). */
 export const RERANK_VECTOR_WINDOW = 50;
 
-/** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
-export type Reranker = (query: string, candidates: RerankCandidate[], postgres: boolean) => Promise<RerankHit[] | undefined>;
+/**
+ * Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order.
+ * `scores`: the scale of the candidates' keyword scores.
+ */
+export type Reranker = (query: string, candidates: RerankCandidate[], scores: KeywordScores) => Promise<RerankHit[] | undefined>;
+
+/** Where recall by meaning reads memories: the connection, the rows' mapper, and the database's dialect and keyword index. */
+export interface MemorySource {
+  conn: Conn;
+  rows: MemoryRows;
+  dialect: Dialect;
+  keywords: KeywordIndex;
+}
 
 export interface HybridQuery {
   mode: 'hybrid' | 'semantic';
@@ -53,8 +65,7 @@ export interface HybridQuery {
  * the next page starts. Verified memories first on equal scores, then the newest.
  */
 export async function recallByMeaning(
-  conn: Conn,
-  rows: MemoryRows,
+  source: MemorySource,
   index: VectorIndex,
   mindId: string,
   query: HybridQuery,
@@ -62,20 +73,22 @@ export async function recallByMeaning(
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
   const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
   const { hits: semantic, asOf } = query.vector
-    ? await nearestMemories(conn, rows, index, mindId, query.filter, query.vector, vectorWindow, query.position.asOf)
+    ? await nearestMemories(source, index, mindId, query.filter, query.vector, vectorWindow, query.position.asOf)
     : { hits: [], asOf: query.position.asOf ?? '' };
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
     return pageOf(ranked, offset, query.limit, asOf);
   }
-  const keyword = await recallPage(conn, rows, mindId, query.filter, WINDOW + 1);
+  const { conn, rows, keywords } = source;
+  const keyword = await recallPage(conn, rows, keywords, mindId, query.filter, WINDOW + 1);
   const windowed = keyword.slice(0, WINDOW);
   const semanticIds = new Set(semantic.map((r) => r.memory.id));
   let hits: MatchedRow[] = [];
   let tailFrom: PagePosition | undefined;
   if ('offset' in query.position) {
-    const fused = (reranking && (await rerankWindow(conn, query, windowed, semantic))) || fuseWindow(conn, windowed, semantic);
+    const fused =
+      (reranking && (await rerankWindow(keywords.scores, query, windowed, semantic))) || fuseWindow(keywords.scores, windowed, semantic);
     const page = pageOf(fused, query.position.offset, query.limit, asOf);
     if (page.next || keyword.length <= WINDOW) return page;
     hits = page.hits;
@@ -85,7 +98,7 @@ export async function recallByMeaning(
   }
   // The tail: keyword hits past the window, without those the fused window showed for their meaning.
   const wanted = query.limit - hits.length;
-  const tail = (await recallPage(conn, rows, mindId, query.filter, wanted + semanticIds.size + 1, tailFrom)).filter(
+  const tail = (await recallPage(conn, rows, keywords, mindId, query.filter, wanted + semanticIds.size + 1, tailFrom)).filter(
     (row) => !semanticIds.has(row.memory.id),
   );
   const shown = tail.slice(0, wanted);
@@ -115,7 +128,7 @@ function pageOf(
 
 /** The two windows re-ranked by meaning (rerank.ts), or undefined when the re-ranking is not available. */
 async function rerankWindow(
-  conn: Conn,
+  scores: KeywordScores,
   query: HybridQuery,
   keyword: RecallRow[],
   semantic: RecallRow[],
@@ -133,7 +146,7 @@ async function rerankWindow(
   const ranked = await query.rerank!(
     query.q,
     [...candidates.values()].map(({ row: _row, match: _match, ...candidate }) => candidate),
-    isPostgres(conn),
+    scores,
   );
   if (!ranked) return undefined;
   return ranked
@@ -145,13 +158,13 @@ async function rerankWindow(
 }
 
 /** The two windows as one ranking (fusion.ts, tuned on bench/recall-eval), each hit saying how it matched. */
-function fuseWindow(conn: Conn, keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
+function fuseWindow(scores: KeywordScores, keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
   const byId = new Map<string, RecallRow>();
   for (const row of [...keyword, ...semantic]) byId.set(row.memory.id, row);
   const inKeyword = new Set(keyword.map((r) => r.memory.id));
   const inSemantic = new Set(semantic.map((r) => r.memory.id));
   const hits = (list: RecallRow[]) => list.map((r) => ({ id: r.memory.id, score: r.score }));
-  const ranked = fuse(hits(keyword), hits(semantic), fusionFor(conn));
+  const ranked = fuse(hits(keyword), hits(semantic), FUSION[scores]);
   // A keyword hit the fusion gave nothing (only common words matched) is still a hit.
   const fusedIds = new Set(ranked.map((h) => h.id));
   for (const row of keyword) if (!fusedIds.has(row.memory.id)) ranked.push({ id: row.memory.id, score: 0 });
@@ -164,7 +177,7 @@ function fuseWindow(conn: Conn, keyword: RecallRow[], semantic: RecallRow[]): Ma
 }
 
 /** SQLite's BM25 and PostgreSQL's ts_rank are on different scales; each has its squash (fusion.ts). */
-const fusionFor = (conn: Conn): FusionOptions => (isPostgres(conn) ? FUSION_DEFAULTS_POSTGRES : FUSION_DEFAULTS);
+const FUSION: Record<KeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS, ts_rank: FUSION_DEFAULTS_POSTGRES };
 
 /**
  * The mind's memories nearest to the vector that pass the filters, closest first, at least
@@ -172,8 +185,7 @@ const fusionFor = (conn: Conn): FusionOptions => (isPostgres(conn) ? FUSION_DEFA
  * more of them.
  */
 async function nearestMemories(
-  conn: Conn,
-  rows: MemoryRows,
+  { conn, rows, dialect }: MemorySource,
   index: VectorIndex,
   mindId: string,
   filter: RecallFilter,
@@ -192,8 +204,8 @@ async function nearestMemories(
   for (let i = 0; i < neighbours.length; i += 500) {
     const seqs = neighbours.slice(i, i + 500).map((n) => n.seq);
     const chunk = (await conn.raw(
-      // The rows by primary key; SQLite would otherwise walk the mind's index (`+` keeps it off it).
-      `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.seq IN (${seqs.map(() => '?').join(', ')}) AND ${isPostgres(conn) ? '' : '+'}m.mind_id = ? AND ${conditions.join(' AND ')}`,
+      // The rows by primary key; SQLite would otherwise walk the mind's index.
+      `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.seq IN (${seqs.map(() => '?').join(', ')}) AND ${dialect.withoutIndex('m.mind_id')} = ? AND ${conditions.join(' AND ')}`,
       [...seqs, ...params],
     )) as Array<ReadRow & { seq: number }> | { rows: Array<ReadRow & { seq: number }> };
     for (const row of Array.isArray(chunk) ? chunk : chunk.rows) found.set(Number(row.seq), row);

@@ -1,5 +1,5 @@
 import type { Config } from '../lib/config.js';
-import type { Db } from '../db/database.js';
+import { type Db, dialectFor } from '../db/database.js';
 import { findMind } from '../minds/store.js';
 import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './store.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
@@ -46,6 +46,7 @@ export async function reindex(config: Config, db: Db, mindId: string | undefined
     console.error('Embeddings are off (MIND_EMBEDDINGS=off): there is nothing to embed with.');
     return 1;
   }
+  const dialect = dialectFor(config);
   const progress = progressLine();
   try {
     await requeueAll(db, mindId);
@@ -60,7 +61,7 @@ export async function reindex(config: Config, db: Db, mindId: string | undefined
     let byThis = 0;
     for (;;) {
       const now = new Date();
-      const claimed = await claimPendingEmbeddings(db, {
+      const claimed = await claimPendingEmbeddings(db, dialect, {
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + 8 * config.embeddings.timeoutMs).toISOString(),
         limit: 256,
@@ -69,6 +70,7 @@ export async function reindex(config: Config, db: Db, mindId: string | undefined
       const vectors = await embedder.embed(claimed.map((c) => c.text));
       byThis += await completeEmbeddings(
         db,
+        dialect,
         embedder.model,
         claimed.map((c, i) => ({ claimed: c, vector: vectors[i]! })),
         new Date().toISOString(),

@@ -1,16 +1,24 @@
 import type { AppContext } from '../core/context.js';
 import type { Db } from '../db/database.js';
 import { searchFingerprint } from '../memories/cursor.js';
+import type { KeywordScores } from '../memories/keyword-index.js';
+import { keywordIndexFor } from '../memories/recall.js';
 import type { MeaningQuery, RecallByMeaning, RecallPage } from '../memories/recall-by-meaning.js';
 import type { MemoryRows } from '../memories/rows.js';
 import { decodeMeaningCursor, encodeMeaningCursor } from './cursor.js';
-import { recallByMeaning } from './recall.js';
+import { type MemorySource, recallByMeaning } from './recall.js';
 import { forgetModel, pendingEmbeddings } from './store.js';
 import { EmbeddingWorker, type EmbeddingStatus } from './worker.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { Embedder } from './embeddings/embedder.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, RERANK_DEFAULTS_POSTGRES, type RerankCandidate, type RerankHit } from './embeddings/rerank.js';
+import {
+  RERANK_DEFAULTS,
+  RERANK_DEFAULTS_POSTGRES,
+  type RerankCandidate,
+  type RerankHit,
+  type RerankOptions,
+} from './embeddings/rerank.js';
 import { VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
@@ -22,6 +30,9 @@ const EMBED_RETRIES = 3;
 /** Aborts after QUERY_TIMEOUT_MS, or with `signal` (the request went away). */
 const deadline = (signal?: AbortSignal): AbortSignal =>
   signal ? AbortSignal.any([signal, AbortSignal.timeout(QUERY_TIMEOUT_MS)]) : AbortSignal.timeout(QUERY_TIMEOUT_MS);
+
+/** The re-ranking's squash of keyword scores, per scale (rerank.ts). */
+const RERANK: Record<KeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS, ts_rank: RERANK_DEFAULTS_POSTGRES };
 
 /** What /health and GET /memory/stats say about recall by meaning. */
 export interface MeaningStatus {
@@ -42,14 +53,13 @@ export class Meaning implements RecallByMeaning {
   private readonly index: VectorIndex | undefined;
   /** Question vectors by mind and question: one mind's questions never answer faster for another. */
   private readonly queries = new Map<string, Float32Array>();
+  private readonly memories: MemorySource;
   private readonly db: Db;
 
   /** `rows`: the memories store's, so that recall reads memories as the store writes them (credentials decrypted). */
-  constructor(
-    ctx: AppContext,
-    private readonly rows: MemoryRows,
-  ) {
+  constructor(ctx: AppContext, rows: MemoryRows) {
     this.db = ctx.db;
+    this.memories = { conn: ctx.db, rows, dialect: ctx.dialect, keywords: keywordIndexFor(ctx.dialect) };
     const { embeddings } = ctx.config;
     const log = ctx.log;
     this.embedder = createEmbedder({
@@ -66,7 +76,7 @@ export class Meaning implements RecallByMeaning {
       // A claim outlives every attempt of a batch (each waits at most the timeout, and as long before the
       // next), so only a dead instance's claims pass to another.
       const leaseMs = (EMBED_RETRIES + 1) * 2 * embeddings.timeoutMs + 1_000;
-      this.worker = new EmbeddingWorker(ctx.db, this.embedder, log, leaseMs);
+      this.worker = new EmbeddingWorker(ctx.db, ctx.dialect, this.embedder, log, leaseMs);
       this.index = new VectorIndex(this.embedder.model, ctx.config.vectorCacheBytes);
     }
   }
@@ -94,10 +104,10 @@ export class Meaning implements RecallByMeaning {
     const fingerprint = `${searchFingerprint(query.filter)}.${query.mode}`;
     const position = query.cursor ? decodeMeaningCursor(query.cursor, fingerprint) : { offset: 0 };
     const vector = await this.queryVector(mindId, query.q, signal);
-    const { hits, next } = await recallByMeaning(this.db, this.rows, this.index, mindId, {
+    const { hits, next } = await recallByMeaning(this.memories, this.index, mindId, {
       mode: query.mode,
       q: query.q,
-      rerank: (q, candidates, postgres) => this.rerank(mindId, q, candidates, postgres, signal),
+      rerank: (q, candidates, scores) => this.rerank(mindId, q, candidates, scores, signal),
       filter: query.filter,
       vector,
       position,
@@ -129,13 +139,13 @@ export class Meaning implements RecallByMeaning {
     mindId: string,
     query: string,
     candidates: RerankCandidate[],
-    postgres: boolean,
+    scores: KeywordScores,
     signal?: AbortSignal,
   ): Promise<RerankHit[] | undefined> {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
     if (!embedder?.rerank || !this.answering()) return undefined;
     try {
-      return await embedder.rerank(query, candidates, postgres ? RERANK_DEFAULTS_POSTGRES : RERANK_DEFAULTS, deadline(signal), {
+      return await embedder.rerank(query, candidates, RERANK[scores], deadline(signal), {
         lane: 'question',
         mindId,
       });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Conn, type Db, isPostgres } from '../db/database.js';
+import type { Conn, Db, Dialect } from '../db/database.js';
 
 /** A queued memory, claimed by this worker until the lease ends. */
 export interface ClaimedEmbedding {
@@ -9,9 +9,6 @@ export interface ClaimedEmbedding {
   /** What is embedded: the key, the content and the tags. */
   text: string;
 }
-
-/** The database's clock as the ISO text the timestamp columns hold. */
-const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * Of a memory's content, only this many first characters are embedded and re-ranked: the cost per
@@ -56,6 +53,7 @@ export const bufferToVector = (bytes: Uint8Array): Float32Array => {
  */
 export async function claimPendingEmbeddings(
   db: Db,
+  dialect: Dialect,
   claim: { now: string; leaseUntil: string; limit: number },
 ): Promise<ClaimedEmbedding[]> {
   type Claimed = Array<{ memory_seq: number; mind_id: string; version: number }>;
@@ -63,14 +61,14 @@ export async function claimPendingEmbeddings(
   const take = async (): Promise<Claimed> => {
     const result = (await db.raw(
       `UPDATE embedding_queue SET claimed_until = ?, claimed_by = ?
-       WHERE memory_seq IN (${due}${isPostgres(db) ? ' FOR UPDATE SKIP LOCKED' : ''})
+       WHERE memory_seq IN (${due}${dialect.forUpdateSkipLockedSql})
        RETURNING memory_seq, mind_id, version`,
       [claim.leaseUntil, CLAIM_OWNER, claim.now, claim.limit],
     )) as Claimed | { rows: Claimed };
     return Array.isArray(result) ? result : result.rows;
   };
   let claimed = await take();
-  if (claimed.length === 0 && (await releaseDeadClaims(db)) > 0) claimed = await take();
+  if (claimed.length === 0 && (await releaseDeadClaims(db, dialect)) > 0) claimed = await take();
   if (claimed.length === 0) return [];
   claimed.sort((a, b) => Number(a.memory_seq) - Number(b.memory_seq));
   const memories = (await db('memories')
@@ -108,11 +106,11 @@ function ownerAlive(owner: string): boolean {
 
 /**
  * SQLite: gives back the claims of processes no longer running (a killed service or reindex), so
- * their memories need not wait for the lease to end. PostgreSQL's instances may run on other
- * machines: there only the lease ends a claim.
+ * their memories need not wait for the lease to end. Instances sharing a database (PostgreSQL) may
+ * run on other machines: there only the lease ends a claim.
  */
-export async function releaseDeadClaims(db: Db): Promise<number> {
-  if (isPostgres(db)) return 0;
+export async function releaseDeadClaims(db: Db, dialect: Dialect): Promise<number> {
+  if (dialect.sharedByInstances) return 0;
   const owners = (await db('embedding_queue').whereNotNull('claimed_until').distinct('claimed_by')) as Array<{
     claimed_by: string | null;
   }>;
@@ -133,18 +131,17 @@ export async function releaseDeadClaims(db: Db): Promise<number> {
  */
 export async function completeEmbeddings(
   db: Db,
+  dialect: Dialect,
   model: string,
   done: Array<{ claimed: ClaimedEmbedding; vector: Float32Array }>,
   now: string,
 ): Promise<number> {
   if (done.length === 0) return 0;
   return db.transaction(async (trx) => {
-    // PostgreSQL: the memories first, as a delete takes them (the memory, then its queue row by
-    // cascade); the other order deadlocked with a concurrent DELETE (a 500 after a second).
-    if (isPostgres(trx)) {
-      const seqs = done.map(({ claimed }) => claimed.seq);
-      await trx.raw(`SELECT seq FROM memories WHERE seq IN (${seqs.map(() => '?').join(', ')}) ORDER BY seq FOR KEY SHARE`, seqs);
-    }
+    // The memories first, as a delete takes them (the memory, then its queue row by cascade); on
+    // PostgreSQL the other order deadlocked with a concurrent DELETE (a 500 after a second).
+    const seqs = done.map(({ claimed }) => claimed.seq);
+    await dialect.lockAgainstDelete(trx('memories').whereIn('seq', seqs).orderBy('seq').select('seq'));
     // One statement each for the batch: taking the rows still at their claimed version off the queue,
     // then storing those memories' vectors.
     const pairs = done.map(() => '(CAST(? AS INTEGER), CAST(? AS INTEGER))').join(', ');
@@ -153,9 +150,9 @@ export async function completeEmbeddings(
       done.flatMap(({ claimed }) => [claimed.seq, claimed.version]),
     )) as Array<{ memory_seq: number }> | { rows: Array<{ memory_seq: number }> };
     const still = new Set((Array.isArray(removed) ? removed : removed.rows).map((r) => Number(r.memory_seq)));
-    // Instances' clocks differ: on PostgreSQL the stored time is the database's, which every
-    // instance's vector index reads from (vector-index.ts).
-    const at = isPostgres(trx) ? trx.raw(POSTGRES_NOW) : now;
+    // Instances' clocks differ: where they share the database the stored time is the database's,
+    // which every instance's vector index reads from (vector-index.ts).
+    const at = dialect.sharedNow(trx, now);
     const rows = done
       .filter(({ claimed }) => still.has(claimed.seq))
       .map(({ claimed, vector }) => ({

@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db, Dialect } from '../db/database.js';
 import { BackgroundLoop } from '../lib/background-loop.js';
 import type { Embedder } from './embeddings/embedder.js';
 import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './store.js';
@@ -37,6 +37,7 @@ export class EmbeddingWorker {
 
   constructor(
     private readonly db: Db,
+    private readonly dialect: Dialect,
     private readonly embedder: Embedder,
     private readonly log: WorkerLog,
     /** How long a claim lasts: a worker that died gives its memories to another after this (on SQLite at once, store.ts). */
@@ -88,7 +89,7 @@ export class EmbeddingWorker {
   /** Embeds one batch; resolves with how many memories it claimed (0: the queue is empty). */
   private async embedBatch(): Promise<number> {
     const now = new Date();
-    const claimed = await claimPendingEmbeddings(this.db, {
+    const claimed = await claimPendingEmbeddings(this.db, this.dialect, {
       now: now.toISOString(),
       leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
       limit: BATCH,
@@ -103,6 +104,7 @@ export class EmbeddingWorker {
     }
     await completeEmbeddings(
       this.db,
+      this.dialect,
       this.embedder.model,
       claimed.map((c, i) => ({ claimed: c, vector: vectors[i]! })),
       new Date().toISOString(),

@@ -1,47 +1,45 @@
-import type { Knex } from 'knex';
-import { isPostgres } from '../db/dialect.js';
+import type { DialectName } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
 
-/**
- * SQLite full-text index over non-credentials memories. Contentless (the text lives only in
- * `memories`) with contentless_delete so rows can be removed by rowid. The rowid is memories.seq,
- * an INTEGER PRIMARY KEY, so VACUUM never renumbers it. The store writes the indexed text (each word
- * prefixed with its mind, see search-text.ts) in the transaction of the change; this trigger removes
- * index rows for every deleted memory, including those removed by ON DELETE CASCADE when a mind is
- * deleted (SQLite fires triggers for foreign-key actions).
- */
-const SQLITE_FTS = [
-  `CREATE VIRTUAL TABLE memories_fts USING fts5(key, content, tags,
+/** The keyword index's tables per database (see memories/keyword-index.ts): made with `memories`, dropped before it. */
+const SEARCH_INDEX: Record<DialectName, { create: string[]; drop: string[] }> = {
+  /**
+   * SQLite full-text index over non-credentials memories. Contentless (the text lives only in
+   * `memories`) with contentless_delete so rows can be removed by rowid. The rowid is memories.seq,
+   * an INTEGER PRIMARY KEY, so VACUUM never renumbers it. The store writes the indexed text (each word
+   * prefixed with its mind, see search-text.ts) in the transaction of the change; this trigger removes
+   * index rows for every deleted memory, including those removed by ON DELETE CASCADE when a mind is
+   * deleted (SQLite fires triggers for foreign-key actions).
+   */
+  sqlite: {
+    create: [
+      `CREATE VIRTUAL TABLE memories_fts USING fts5(key, content, tags,
      content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2')`,
-  `CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+      `CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
      DELETE FROM memories_fts WHERE rowid = old.seq;
    END`,
-];
-
-/**
- * PostgreSQL: a tsvector column (the 'simple' configuration over the same normalised words as SQLite,
- * NULL for credentials) with a GIN index; recall filters by mind and ranks with ts_rank.
- */
-const POSTGRES_FTS = [
-  'ALTER TABLE memories ADD COLUMN search_vector tsvector',
-  'CREATE INDEX memories_search ON memories USING GIN (search_vector)',
-];
-
-async function createSearchIndex(db: Knex) {
-  for (const sql of isPostgres(db) ? POSTGRES_FTS : SQLITE_FTS) await db.raw(sql);
-}
-
-async function dropSearchIndex(db: Knex) {
-  if (isPostgres(db)) return; // the column and its index go with the table
-  await db.raw('DROP TRIGGER IF EXISTS memories_fts_delete');
-  await db.raw('DROP TABLE IF EXISTS memories_fts');
-}
+    ],
+    drop: ['DROP TRIGGER IF EXISTS memories_fts_delete', 'DROP TABLE IF EXISTS memories_fts'],
+  },
+  /**
+   * PostgreSQL: a tsvector column (the 'simple' configuration over the same normalised words as SQLite,
+   * NULL for credentials) with a GIN index; recall filters by mind and ranks with ts_rank. The column
+   * and its index go with the table.
+   */
+  postgres: {
+    create: [
+      'ALTER TABLE memories ADD COLUMN search_vector tsvector',
+      'CREATE INDEX memories_search ON memories USING GIN (search_vector)',
+    ],
+    drop: [],
+  },
+};
 
 /** Memories (with their tags and search index), chat messages and scripts, all per mind. */
 export const memoriesMigrations: Migration[] = [
   {
     name: '0500_memories_chat_scripts',
-    async up(db) {
+    async up(db, dialect) {
       await db.schema.createTable('memories', (t) => {
         // Integer key for the search index's rowid; the API id is the UUID.
         t.increments('seq');
@@ -74,7 +72,7 @@ export const memoriesMigrations: Migration[] = [
         t.primary(['memory_id', 'tag']);
         t.index(['mind_id', 'tag', 'updated_at', 'memory_id'], 'memory_tags_recency');
       });
-      await createSearchIndex(db);
+      for (const sql of SEARCH_INDEX[dialect.name].create) await db.raw(sql);
 
       await db.schema.createTable('chat_messages', (t) => {
         // Insertion order breaks ties between messages of the same millisecond.
@@ -100,10 +98,10 @@ export const memoriesMigrations: Migration[] = [
         t.unique(['mind_id', 'name'], { indexName: 'scripts_mind_name' });
       });
     },
-    async down(db) {
+    async down(db, dialect) {
       await db.schema.dropTable('scripts');
       await db.schema.dropTable('chat_messages');
-      await dropSearchIndex(db);
+      for (const sql of SEARCH_INDEX[dialect.name].drop) await db.raw(sql);
       await db.schema.dropTable('memory_tags');
       await db.schema.dropTable('memories');
     },
@@ -116,8 +114,8 @@ export const memoriesMigrations: Migration[] = [
     // transaction of every change; the trigger removes rows of deleted memories, including those
     // removed by ON DELETE CASCADE. PostgreSQL ranks from the memories row itself.
     name: '0510_memories_rank',
+    onlyOn: ['sqlite'],
     async up(db) {
-      if (isPostgres(db)) return;
       await db.raw(`CREATE TABLE memories_rank (
         seq INTEGER PRIMARY KEY,
         id VARCHAR(36) NOT NULL,
@@ -131,7 +129,6 @@ export const memoriesMigrations: Migration[] = [
       END`);
     },
     async down(db) {
-      if (isPostgres(db)) return;
       await db.raw('DROP TRIGGER IF EXISTS memories_rank_delete');
       await db.raw('DROP TABLE IF EXISTS memories_rank');
     },

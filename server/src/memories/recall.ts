@@ -1,43 +1,35 @@
 import type { Knex } from 'knex';
-import { type Conn, isPostgres } from '../db/database.js';
+import type { Conn, Dialect, DialectName } from '../db/database.js';
+import type { KeywordIndex } from './keyword-index.js';
+import { postgresKeywordIndex } from './keyword-index-postgres.js';
+import { sqliteKeywordIndex } from './keyword-index-sqlite.js';
 import { applyFilters, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
-import { rankedQueryPostgres } from './recall-postgres.js';
-import { recallSqlite } from './recall-sqlite.js';
-import { type MemoryRows, prefixed, type ReadRow } from './rows.js';
+import { inPageOrder } from './recall-order.js';
+import { type MemoryRows, prefixed } from './rows.js';
+
+const KEYWORD_INDEXES: Record<DialectName, KeywordIndex> = { sqlite: sqliteKeywordIndex, postgres: postgresKeywordIndex };
+
+/** The keyword index of the database (keyword-index.ts). */
+export const keywordIndexFor = (dialect: Dialect): KeywordIndex => KEYWORD_INDEXES[dialect.name];
 
 /**
  * One page of recall, `limit` rows after `after` in page order (the caller asks for one more than
- * it shows, to know whether there is a next page). With words: ranked full-text search
- * (recall-sqlite.ts, recall-postgres.ts; for credentials, which are not indexed, a key and tag
- * match by recency); without: newest first.
+ * it shows, to know whether there is a next page). With words: ranked by the database's keyword
+ * index (for credentials, which are not indexed, a key and tag match by recency); without: newest
+ * first.
  */
 export async function recallPage(
   conn: Conn,
   rows: MemoryRows,
+  keywords: KeywordIndex,
   mindId: string,
   filter: RecallFilter,
   limit: number,
   after?: PagePosition,
 ): Promise<RecallRow[]> {
   const ranked = filter.words.length > 0 && filter.category !== 'credentials';
-  if (ranked && !isPostgres(conn)) return recallSqlite(conn, rows, mindId, filter, limit, after);
-  const query = ranked ? rankedQueryPostgres(conn, mindId, filter) : recencyQuery(conn, mindId, filter);
-  const page = conn.from(query.as('hits')).select('*');
-  if (after) {
-    page.where((w) => {
-      if (ranked) w.where('score', '<', after.score).orWhere((x) => x.where('score', '=', after.score).andWhere(olderThan(after)));
-      else w.where(olderThan(after));
-    });
-  }
-  // Without ranking every score is 0: ordering by it too would keep SQLite from walking the recency index.
-  const order = [
-    { column: 'updated_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ];
-  const found = (await page.orderBy(ranked ? [{ column: 'score', order: 'desc' }, ...order] : order).limit(limit)) as Array<
-    ReadRow & { score: number }
-  >;
-  return found.map((row) => ({ memory: rows.toMemory(row), score: Number(row.score) }));
+  if (ranked) return keywords.rankedPage(conn, rows, mindId, filter, limit, after);
+  return inPageOrder(conn, rows, recencyQuery(conn, mindId, filter), { ranked: false, limit, after });
 }
 
 /** Newest first, both databases. */
@@ -64,9 +56,4 @@ function matchKeyAndTags(query: Knex.QueryBuilder, words: string[]) {
     query.whereRaw(`lower(coalesce(m.key, '') || ' ' || m.tags) LIKE ? ESCAPE '\\'`, [`%${word.replace(/[\\%_]/g, '\\$&')}%`]);
   }
   return query;
-}
-
-function olderThan(after: PagePosition) {
-  return (w: Knex.QueryBuilder) =>
-    w.where('updated_at', '<', after.updatedAt).orWhere((x) => x.where('updated_at', '=', after.updatedAt).andWhere('id', '<', after.id));
 }

@@ -1,7 +1,7 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
 import { cipherBinding, type ContentCipher } from './crypto.js';
 
-/** A row of `memories` as stored (PostgreSQL adds search_vector, written with the row: search-index.ts). */
+/** A row of `memories` as stored (PostgreSQL adds search_vector, written with the row: keyword-index-postgres.ts). */
 export interface MemoryRow {
   seq: number;
   id: string;

@@ -1,14 +1,13 @@
 import type { Memory } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
-import { indexEntry, searchWords } from './search-text.js';
+import { indexEntry } from './search-text.js';
 import type { ChangeSink } from './write-batch.js';
 
 /**
- * The full-text index of memories (credentials are never indexed). SQLite: the FTS5 table
- * memories_fts, rowid = memories.seq, written by the changes below in the transaction of the write,
- * and the memory's ranking row in memories_rank (the delete triggers of the migrations remove both
- * for deleted memories). PostgreSQL: the row's
- * own search_vector, written with the row (searchVector).
+ * SQLite's full-text index of memories (credentials are never indexed; keyword-index-sqlite.ts): the
+ * FTS5 table memories_fts, rowid = memories.seq, written by the changes below in the transaction of
+ * the write, and the memory's ranking row in memories_rank (the delete triggers of the migrations
+ * remove both for deleted memories).
  */
 
 /** A change of the SQLite search index: a memory's index row to add, or a memory (by id) to take out. */
@@ -92,12 +91,5 @@ export async function addToSearchIndex(
   );
 }
 
-/** SQLite: takes a memory's row out of the index (on PostgreSQL the vector is rewritten with the row). */
+/** Takes a memory's row out of the index. */
 export const removeFromSearchIndex = (conn: Conn, index: IndexChangeSink, memoryId: string) => index.change(conn, [{ remove: memoryId }]);
-
-/** PostgreSQL: the normalised words of key, content and tags (the same words SQLite indexes). */
-const postgresSearchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
-
-/** PostgreSQL: the row's search_vector (NULL for credentials). */
-export const searchVector = (conn: Conn, memory: Memory) =>
-  memory.category === 'credentials' ? null : conn.raw(`to_tsvector('simple', ?)`, [postgresSearchText(memory)]);

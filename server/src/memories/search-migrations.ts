@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { isPostgres } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
 import { indexEntry } from './search-text.js';
 
@@ -103,13 +102,12 @@ export const searchMigrations: Migration[] = [
     // SQLite only: PostgreSQL's search_vector lives in the mind's own row, is matched with the mind
     // in the same condition, and ts_rank reads nothing but that row.
     name: '0530_search_index_per_mind',
+    onlyOn: ['sqlite'],
     async up(db) {
-      if (isPostgres(db)) return;
       for (const sql of SQLITE_UP) await db.raw(sql);
       await reindexAll(db);
     },
     async down(db) {
-      if (isPostgres(db)) return;
       for (const name of ['memories_rank_counted', 'memories_rank_uncounted']) await db.raw(`DROP TRIGGER IF EXISTS ${name}`);
       await db.raw('DROP TABLE IF EXISTS memory_search_stats');
       await db.raw('DROP TABLE IF EXISTS memories_fts_terms');

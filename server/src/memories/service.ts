@@ -51,7 +51,7 @@ export class MemoriesService {
     private readonly store: MemoriesStore,
     private readonly meaning: RecallByMeaning,
   ) {
-    this.writes = new WriteBatcher(ctx.db, applyIndexChanges);
+    this.writes = new WriteBatcher(ctx.db, ctx.dialect, applyIndexChanges);
   }
 
   private now() {

@@ -1,27 +1,26 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
-import { type Conn, isPostgres, sqliteConnection } from '../db/database.js';
+import type { Conn, Dialect } from '../db/database.js';
 import { MIND_NOT_DELETED } from '../minds/deletions.js';
 import type { ContentCipher } from './crypto.js';
-import { recallPage } from './recall.js';
+import type { KeywordIndex } from './keyword-index.js';
+import { keywordIndexFor, recallPage } from './recall.js';
 import type { PagePosition, RecallFilter, RecallRow } from './recall-filter.js';
 import { COLUMNS, MemoryRows, type MemoryRow, prefixed, type ReadRow, tagRows } from './rows.js';
-import { addToSearchIndex, indexAtOnce, type IndexChangeSink, removeFromSearchIndex, searchVector } from './search-index.js';
-
-// POST /memory's statements on SQLite run prepared on the transaction's connection, with the seq
-// known from the insert: cheaper than knex's query builder and insertMany on the hot path.
-const INSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
-const INSERT_TAG = 'INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) VALUES (?, ?, ?, ?)';
+import { indexAtOnce, type IndexChangeSink } from './search-index.js';
 
 /**
- * Memories, their tags and (with search-index.ts) their search index; recall is in recall.ts.
- * Writes that change the SQLite search index send the changes to the `index` they are given: at
- * once, or in a batched write to the sink of its batch (write-batch.ts).
+ * Memories, their tags and (with the database's keyword index, keyword-index.ts) their search
+ * index; recall is in recall.ts. Writes that change a separate search index (SQLite's) send the
+ * changes to the `index` they are given: at once, or in a batched write to the sink of its batch
+ * (write-batch.ts).
  */
 export class MemoriesStore {
   private readonly rows: MemoryRows;
+  private readonly keywords: KeywordIndex;
 
-  constructor(cipher: ContentCipher) {
+  constructor(cipher: ContentCipher, dialect: Dialect) {
     this.rows = new MemoryRows(cipher);
+    this.keywords = keywordIndexFor(dialect);
   }
 
   /** Rows to memories and back (recall by meaning reads rows itself). */
@@ -29,22 +28,14 @@ export class MemoriesStore {
     return this.rows;
   }
 
-  /** The row as written; on PostgreSQL with its search vector (NULL for credentials, which are never indexed). */
+  /** The row as written, with the keyword index's columns where the row carries them. */
   private rowFor(conn: Conn, mindId: string, memory: Memory) {
-    const row = this.rows.toRow(mindId, memory);
-    return isPostgres(conn) ? { ...row, search_vector: searchVector(conn, memory) } : row;
+    return this.keywords.rowFor(conn, this.rows.toRow(mindId, memory), memory);
   }
 
   async insert(conn: Conn, mindId: string, memory: Memory, index: IndexChangeSink): Promise<void> {
-    if (isPostgres(conn)) return this.insertMany(conn, mindId, [memory]);
-    const sqlite = await sqliteConnection(conn);
-    const row = this.rows.toRow(mindId, memory);
-    const seq = Number(
-      sqlite.prepare(INSERT_MEMORY).run(...COLUMNS.map((c) => (c === 'verified' ? Number(row.verified) : row[c]))).lastInsertRowid,
-    );
-    const insertTag = sqlite.prepare(INSERT_TAG);
-    for (const tag of tagRows(mindId, memory)) insertTag.run(tag.memory_id, tag.mind_id, tag.tag, tag.updated_at);
-    await addToSearchIndex(conn, index, mindId, [memory], new Map([[memory.id, seq]]));
+    if (this.keywords.insertOne) return this.keywords.insertOne(conn, this.rows, mindId, memory, index);
+    return this.insertMany(conn, mindId, [memory]);
   }
 
   /** Inserts many at once, indexed at once (import, benchmark seeding); the caller runs it in a transaction. */
@@ -54,7 +45,7 @@ export class MemoriesStore {
       await conn('memories').insert(chunk.map((m) => this.rowFor(conn, mindId, m)));
       const tags = chunk.flatMap((m) => tagRows(mindId, m));
       for (let j = 0; j < tags.length; j += 300) await conn('memory_tags').insert(tags.slice(j, j + 300));
-      if (!isPostgres(conn)) await addToSearchIndex(conn, indexAtOnce, mindId, chunk);
+      await this.keywords.added(conn, indexAtOnce, mindId, chunk);
     }
   }
 
@@ -66,10 +57,7 @@ export class MemoriesStore {
     await conn('memory_tags').where({ memory_id: id }).delete();
     const tags = tagRows(mindId, memory);
     if (tags.length) await conn('memory_tags').insert(tags);
-    if (isPostgres(conn)) return true;
-    await conn.raw('DELETE FROM memories_rank WHERE seq = (SELECT seq FROM memories WHERE id = ?)', [id]);
-    await removeFromSearchIndex(conn, index, id);
-    await addToSearchIndex(conn, index, mindId, [memory]);
+    await this.keywords.rewritten(conn, index, mindId, memory);
     return true;
   }
 
@@ -113,7 +101,7 @@ export class MemoriesStore {
 
   /** One page of recall (recall.ts). */
   recall(conn: Conn, mindId: string, filter: RecallFilter, limit: number, after?: PagePosition): Promise<RecallRow[]> {
-    return recallPage(conn, this.rows, mindId, filter, limit, after);
+    return recallPage(conn, this.rows, this.keywords, mindId, filter, limit, after);
   }
 
   async stats(conn: Conn, mindId: string) {

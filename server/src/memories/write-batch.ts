@@ -1,4 +1,4 @@
-import { type Conn, type Db, isPostgres, sqliteConnection, type Trx } from '../db/database.js';
+import { type Conn, type Db, type Dialect, sqliteConnection, type Trx } from '../db/database.js';
 
 /**
  * Where a write sends the changes that may wait for the end of its batch (for memories: the
@@ -36,8 +36,8 @@ interface Job<Change> {
  * `applyChanges` (the search index's: consecutive additions in one statement). If that fails, the
  * whole batch fails with its error, as for a failed COMMIT.
  *
- * PostgreSQL keeps one transaction per write: it has a pool of connections and commits in parallel.
- * Its writes' sink makes the changes at once.
+ * A database that runs writers in parallel (PostgreSQL: a pool of connections, `oneWriterAtATime`
+ * false) keeps one transaction per write; its writes' sink makes the changes at once.
  */
 export class WriteBatcher<Change> {
   private queue: Job<Change>[] = [];
@@ -46,6 +46,7 @@ export class WriteBatcher<Change> {
 
   constructor(
     private readonly db: Db,
+    private readonly dialect: Dialect,
     /** Makes changes sent to a sink, in order, in the given transaction. */
     private readonly applyChanges: (conn: Conn, changes: Change[]) => Promise<void>,
     private readonly maxBatch = 100,
@@ -54,7 +55,7 @@ export class WriteBatcher<Change> {
   }
 
   run<T>(work: BatchedWork<Change, T>): Promise<T> {
-    if (isPostgres(this.db)) return this.db.transaction((trx) => work(trx, this.atOnce));
+    if (!this.dialect.oneWriterAtATime) return this.db.transaction((trx) => work(trx, this.atOnce));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {

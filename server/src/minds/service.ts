@@ -2,7 +2,6 @@ import type { CreateMindBody, CreatedMind, MindSummary } from '@mindservice/cont
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/errors.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
-import { isPostgres } from '../db/database.js';
 import { countMindsOfUser, findMind, insertMind, insertMindDeletion, listMindsOfUser, lockUser, markMindRowDeleted } from './store.js';
 
 /** How long DELETE /minds/:id waits for the mind's writers to free its row before leaving that to the purge. */
@@ -26,7 +25,7 @@ export class MindsService {
     };
     const max = this.ctx.config.maxMindsPerUser;
     await this.ctx.db.transaction(async (trx) => {
-      await lockUser(trx, userId);
+      await lockUser(trx, this.ctx.dialect, userId);
       if ((await countMindsOfUser(trx, userId)) >= max) {
         throw ApiError.conflict(`A user can have at most ${max} minds; delete one before creating another`);
       }
@@ -59,7 +58,7 @@ export class MindsService {
   private async markRowIfFree(mindId: string, now: string): Promise<void> {
     try {
       await this.ctx.db.transaction(async (trx) => {
-        if (isPostgres(trx)) await trx.raw(`SET LOCAL lock_timeout = '${ROW_WAIT_MS}ms'`);
+        await this.ctx.dialect.limitLockWait(trx, ROW_WAIT_MS);
         await markMindRowDeleted(trx, mindId, now);
       });
     } catch (err) {

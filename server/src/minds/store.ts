@@ -1,5 +1,5 @@
 import type { CreatedMind, MindSummary } from '@mindservice/contract';
-import { type Conn, isPostgres, runSql } from '../db/database.js';
+import { type Conn, type Dialect, runSql } from '../db/database.js';
 import { MIND_NOT_DELETED } from './deletions.js';
 
 interface MindRow {
@@ -48,9 +48,9 @@ export async function countMindsOfUser(conn: Conn, userId: string): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** Serialises mind creation per user on PostgreSQL (the cap is counted, then a row inserted). */
-export async function lockUser(conn: Conn, userId: string): Promise<void> {
-  if (isPostgres(conn)) await conn('users').where({ id: userId }).forUpdate().first('id');
+/** Serialises mind creation per user (the cap is counted, then a row inserted). */
+export async function lockUser(conn: Conn, dialect: Dialect, userId: string): Promise<void> {
+  await dialect.lockRows(conn('users').where({ id: userId }).first('id'));
 }
 
 export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<MindOwner | undefined> {
@@ -164,10 +164,10 @@ export async function setMindDisabled(conn: Conn, id: string, disabledAt: string
 }
 
 /**
- * Serialises writers that must see the whole mind as it is (an import, the webhook count) on
- * PostgreSQL by locking the mind's row until the transaction ends. SQLite: its one writer connection
- * already serialises transactions.
+ * Serialises writers that must see the whole mind as it is (an import, the webhook count) by locking
+ * the mind's row until the transaction ends (SQLite: its one writer connection already serialises
+ * transactions).
  */
-export async function lockMind(conn: Conn, mindId: string): Promise<void> {
-  if (isPostgres(conn)) await conn('minds').where({ id: mindId }).forUpdate().first('id');
+export async function lockMind(conn: Conn, dialect: Dialect, mindId: string): Promise<void> {
+  await dialect.lockRows(conn('minds').where({ id: mindId }).first('id'));
 }

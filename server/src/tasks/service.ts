@@ -106,7 +106,7 @@ export class TasksService {
    */
   private change(mindId: string, id: string, changes: Partial<Task>): Promise<Task> {
     return this.ctx.db.transaction(async (trx: Trx) => {
-      const current = await findTaskForUpdate(trx, mindId, id);
+      const current = await findTaskForUpdate(trx, this.ctx.dialect, mindId, id);
       if (!current) throw ApiError.notFound('Task');
       const next: Task = { ...current };
       for (const field of EDITABLE) {

@@ -1,5 +1,5 @@
 import type { Task, TaskPriority, TaskStatus } from '@mindservice/contract';
-import { type Conn, isPostgres, runSql } from '../db/database.js';
+import { type Conn, type Dialect, runSql } from '../db/database.js';
 
 interface TaskRow {
   id: string;
@@ -58,10 +58,8 @@ export async function findTask(conn: Conn, mindId: string, id: string): Promise<
  * The same, locking the row until the transaction ends, so concurrent changes apply one after the
  * other (two completions record one task.completed). SQLite already runs one writer at a time.
  */
-export async function findTaskForUpdate(conn: Conn, mindId: string, id: string): Promise<Task | undefined> {
-  const query = conn<TaskRow>('tasks').where({ id, mind_id: mindId });
-  if (isPostgres(conn)) query.forUpdate();
-  const row = await query.first(...COLUMNS);
+export async function findTaskForUpdate(conn: Conn, dialect: Dialect, mindId: string, id: string): Promise<Task | undefined> {
+  const row = await dialect.forUpdate(conn<TaskRow>('tasks').where({ id, mind_id: mindId })).first(...COLUMNS);
   return row && toTask(row);
 }
 
@@ -151,7 +149,8 @@ const inListOrder = (query: import('knex').Knex.QueryBuilder<TaskRow>, limit: nu
 const firstPageSql = new Map<string, string>();
 function firstPage(conn: Conn, mindId: string, page: { statuses?: TaskStatus[]; limit: number }): Promise<TaskRow[]> {
   const bindings = [mindId, ...(page.statuses ?? [])];
-  const key = `${isPostgres(conn) ? 'pg' : 'sqlite'} ${page.limit} ${page.statuses?.join(',') ?? ''}`;
+  // knex builds different text per database (its client's SQL dialect).
+  const key = `${conn.client.dialect} ${page.limit} ${page.statuses?.join(',') ?? ''}`;
   let sql = firstPageSql.get(key);
   if (sql === undefined) {
     const query = conn<TaskRow>('tasks').where({ mind_id: mindId });

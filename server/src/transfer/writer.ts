@@ -1,6 +1,6 @@
 import { insertMessages, listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../core/context.js';
-import { isPostgres, type Trx } from '../db/database.js';
+import type { Trx } from '../db/database.js';
 import { indexAtOnce } from '../memories/search-index.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { lockMind } from '../minds/store.js';
@@ -29,8 +29,8 @@ async function inOrder<T>(items: T[], fn: (item: T) => Promise<unknown>) {
  * are served. Rows are written through the areas' stores as the document has them (ids, status and
  * timestamps included), without the events their routes record: an import reports what it did in
  * its answer. PostgreSQL: one transaction, the pieces with other work between them (other requests
- * have the pool's other connections). SQLite has one connection, and a transaction holds it: there
- * each piece is its own short transaction, and when one fails the pieces written are taken back, in
+ * have the pool's other connections). SQLite has one connection (`oneWriterAtATime`), and a
+ * transaction holds it: there each piece is its own short transaction, and when one fails the pieces written are taken back, in
  * reverse order (created rows deleted, overwritten and deleted rows written back). Meanwhile the
  * mind's readers may see part of the import; if the process dies midway, the part written stays
  * (ids are derived, so importing the document again with merge completes it).
@@ -43,11 +43,11 @@ export class PlanWriter {
 
   /** Answers what `replace` deleted. */
   async write(mindId: string, plan: ImportPlan, mode: 'merge' | 'replace'): Promise<Counts> {
-    const { db } = this.ctx;
-    if (isPostgres(db)) {
+    const { db, dialect } = this.ctx;
+    if (!dialect.oneWriterAtATime) {
       return db.transaction(async (trx) => {
         // Imports into one mind run one after another, across instances too.
-        await lockMind(trx, mindId);
+        await lockMind(trx, dialect, mindId);
         const deleted = zeroCounts();
         if (mode === 'replace') await this.emptyMind(trx, mindId, deleted);
         for (const step of this.steps(mindId, plan)) {

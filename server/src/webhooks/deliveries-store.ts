@@ -1,4 +1,4 @@
-import { type Conn, isPostgres } from '../db/database.js';
+import type { Conn, Dialect } from '../db/database.js';
 import { newId } from '../lib/secrets.js';
 import { recordWebhookOutcome } from './store.js';
 
@@ -71,29 +71,21 @@ const claimable = (now: string) => (q: import('knex').Knex.QueryBuilder) =>
     .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<', now));
 
 /**
- * Claims up to `limit` due deliveries with a lease, then reads back what this token holds. SQLite
- * (one writer): pick ids, then an UPDATE that re-checks the conditions. PostgreSQL (several
- * instances): one UPDATE over `FOR UPDATE SKIP LOCKED`, so each delivery is claimed by one instance.
+ * Claims up to `limit` due deliveries with a lease, then reads back what this token holds. One
+ * UPDATE over the due rows; where several instances share the database they are taken `FOR UPDATE
+ * SKIP LOCKED`, so each delivery is claimed by one instance and rows another instance is claiming
+ * right now are skipped, not waited for.
  */
 export async function claimDueDeliveries(
   conn: Conn,
+  dialect: Dialect,
   claim: { now: string; leaseUntil: string; token: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
-  const due = conn('webhook_deliveries').modify(claimable(claim.now)).orderBy('next_attempt_at').limit(claim.limit);
-  if (isPostgres(conn)) {
-    // One statement; rows another instance is claiming right now are skipped, not waited for.
-    const claimed = await conn('webhook_deliveries')
-      .whereIn('id', due.select('id').forUpdate().skipLocked())
-      .update({ locked_until: claim.leaseUntil, lock_token: claim.token });
-    if (claimed === 0) return [];
-  } else {
-    const ids = await due.pluck<string[]>('id');
-    if (ids.length === 0) return [];
-    await conn('webhook_deliveries')
-      .whereIn('id', ids)
-      .modify(claimable(claim.now))
-      .update({ locked_until: claim.leaseUntil, lock_token: claim.token });
-  }
+  const due = conn('webhook_deliveries').modify(claimable(claim.now)).orderBy('next_attempt_at').limit(claim.limit).select('id');
+  const claimed = await conn('webhook_deliveries')
+    .whereIn('id', dialect.forUpdateSkipLocked(due))
+    .update({ locked_until: claim.leaseUntil, lock_token: claim.token });
+  if (claimed === 0) return [];
   const rows = await conn('webhook_deliveries as d')
     .join('webhooks as w', 'w.id', 'd.webhook_id')
     .join('events as e', 'e.id', 'd.event_id')

@@ -61,7 +61,7 @@ export class WebhooksService {
     };
     await this.ctx.db
       .transaction(async (trx) => {
-        await lockMind(trx, mindId);
+        await lockMind(trx, this.ctx.dialect, mindId);
         if ((await countWebhooks(trx, mindId)) >= MAX_WEBHOOKS_PER_MIND) {
           throw ApiError.conflict(`A mind can have at most ${MAX_WEBHOOKS_PER_MIND} webhooks; delete one before adding another`);
         }

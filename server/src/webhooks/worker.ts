@@ -63,7 +63,7 @@ export class DeliveryWorker {
       const now = this.ctx.clock.now();
       const token = newId();
       const limit = CONCURRENCY - this.inFlight.size;
-      const claimed = await claimDueDeliveries(this.ctx.db, {
+      const claimed = await claimDueDeliveries(this.ctx.db, this.ctx.dialect, {
         now: now.toISOString(),
         leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
         token,

@@ -1,0 +1,73 @@
+import knex, { type Knex } from 'knex';
+import type { Config } from '../lib/config.js';
+import type { Conn, Dialect } from './dialect.js';
+import { PostgresChannel } from './postgres-channel.js';
+
+/** The database's clock as the ISO text the timestamp columns hold. */
+const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * PostgreSQL (DESIGN section 13: nobody can hold the database): every statement ends within
+ * MIND_DB_STATEMENT_TIMEOUT (the server cancels it, SQLSTATE 57014; a wait for a lock counts too), a
+ * request waits at most MIND_DB_ACQUIRE_TIMEOUT for one of the MIND_DB_POOL_SIZE connections (knex
+ * then throws KnexTimeoutError). Both answer 503 with Retry-After (see db/errors.ts `isDatabaseBusy`).
+ */
+function postgresConfig(config: Config): Knex.Config {
+  return {
+    client: 'pg',
+    connection: {
+      connectionString: config.databaseUrl,
+      ...(config.dbStatementTimeoutMs > 0 ? { statement_timeout: config.dbStatementTimeoutMs } : {}),
+    },
+    pool: { min: 0, max: config.dbPoolSize },
+    acquireConnectionTimeout: config.dbAcquireTimeoutMs,
+    log: {
+      // knex prints every acquire timeout with a stack on stdout, between the JSON log lines; each is
+      // answered 503 and so already in the request log. Its other warnings go to stderr.
+      warn: (message: unknown) => {
+        if (!String(message).startsWith('Acquire connection error')) console.warn(message);
+      },
+    },
+  };
+}
+
+/**
+ * PostgreSQL (DATABASE_URL): a pool of connections running transactions in parallel, shared by
+ * instances on any number of machines. Writers lock the rows they need; what the instances must
+ * agree on lives in the database, and they wake each other with LISTEN/NOTIFY.
+ */
+export const postgresDialect: Dialect = {
+  name: 'postgres',
+  driver: 'pg',
+
+  open: (config) => knex(postgresConfig(config)),
+  describe: () => 'postgresql',
+  async run<Row>(conn: Conn, sql: string, bindings: unknown[]): Promise<Row[]> {
+    return ((await conn.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[] }).rows;
+  },
+
+  oneWriterAtATime: false,
+  async lockRows(query) {
+    await query.forUpdate();
+  },
+  forUpdate: (query) => query.forUpdate() as typeof query,
+  // Rows another instance is claiming right now are skipped, not waited for.
+  forUpdateSkipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
+  forUpdateSkipLockedSql: ' FOR UPDATE SKIP LOCKED',
+  async lockAgainstDelete(query) {
+    await query.forKeyShare();
+  },
+  async limitLockWait(trx, ms) {
+    if (!Number.isInteger(ms) || ms < 0) throw new Error(`limitLockWait: ${ms} is not a whole number of milliseconds`);
+    await trx.raw(`SET LOCAL lock_timeout = '${ms}ms'`);
+  },
+  withoutIndex: (column) => column,
+
+  sharedByInstances: true,
+  instanceChannel: (config, log) => new PostgresChannel(config.databaseUrl!, log),
+  sharedNow: (conn) => conn.raw(POSTGRES_NOW),
+  startHousekeeping: () => undefined,
+  backup: async () => {
+    throw new Error('This service runs on PostgreSQL: back it up with pg_dump (for example `pg_dump "$DATABASE_URL" > backup.sql`).');
+  },
+};
