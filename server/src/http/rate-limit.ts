@@ -1,8 +1,9 @@
 import { isIPv6 } from 'node:net';
+import type { ErrorCodeOf } from '@mindservice/contract';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
-import { ApiError } from './errors.js';
+import { ApiError } from './api-error.js';
 
 export interface RateLimitResult {
   limited: boolean;
@@ -177,10 +178,11 @@ export function clientAddressKey(ip: string | undefined): string {
     .join(':')}::/64`;
 }
 
-/** One check of a counted attempt: the limiter, the key, and the 429's message given the seconds to wait. */
+/** One check of a counted attempt: the limiter, the key, and the 429's code and message given the seconds to wait. */
 export interface AttemptCheck {
   limiter: RateLimiter;
   key: string;
+  code: ErrorCodeOf<429>;
   message: (retryAfterSeconds: number) => string;
 }
 
@@ -190,7 +192,7 @@ interface CountedAttempt {
 }
 
 const tooMany = (check: AttemptCheck, result: RateLimitResult) =>
-  new ApiError(429, check.message(result.retryAfter), { headers: { 'Retry-After': String(result.retryAfter) } });
+  ApiError.of(429, check.code, check.message(result.retryAfter), { headers: { 'Retry-After': String(result.retryAfter) } });
 
 /** Counts an attempt under every check, or, past any limit, counts nothing and throws the 429. */
 async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {
