@@ -53,7 +53,7 @@ export const fieldExample = (summary: string, path: string, message: string, com
 /** The status an example answers with. */
 export const statusOf = (example: NamedExample) => (example.value as ErrorObject).statusCode;
 /** The code an example answers with. */
-export const codeOf = (example: NamedExample) => (example.value as ErrorObject).code;
+export const codeOf = (example: NamedExample) => (example.value as ErrorObject).code as ErrorCode;
 
 /**
  * How a route is made to answer 400, for its example: one part of the request (`body`, or the
