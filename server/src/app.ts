@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { contract } from '@mindservice/contract';
+import { contract, ERROR_MESSAGES } from '@mindservice/contract';
 import express from 'express';
 import pino, { type Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
@@ -12,7 +12,6 @@ import { WalCheckpointer } from './db/checkpointer.js';
 import { migrateLatest, openDatabase, sqliteFile } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
-import { ERROR_MESSAGES } from '@mindservice/contract';
 import { ApiError } from './http/api-error.js';
 import { errorResponder, routeNotFound } from './http/errors.js';
 import { corsFor, setApiHeaders, setDocsHeaders } from './http/headers.js';

@@ -68,6 +68,3 @@ export class ApiError extends Error {
     return new ApiError(400, `${path}: ${message}`, { code, details: [{ path, message }] });
   }
 }
-
-export const internalError = () =>
-  new ApiError(500, 'Internal server error. The request id identifies it in the server log.', { code: 'internal_error' });
