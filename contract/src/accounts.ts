@@ -40,7 +40,7 @@ export const RegisterBody = z
       .trim()
       .max(254)
       // The same addresses as zod's email(), as a pattern the document states.
-      .regex(new RegExp(EMAIL), 'Invalid email')
+      .regex(new RegExp(EMAIL), 'must be an email address such as name@example.com')
       .openapi({
         pattern: EMAIL,
         format: 'email',

@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { ERROR_CODES, type ErrorCode, errorDocsPath } from './errors/codes.js';
 import { NON_BLANK, trimmed } from './patterns.js';
 import { z } from './zod.js';
 
@@ -40,39 +41,53 @@ export const meta = <const A extends AuthKind, const E extends Omit<RouteMetadat
   extra?: E,
 ) => ({ auth, tag, ...(extra as E) }) satisfies RouteMetadata<A>;
 
-/** Where the 401 points (the server writes its MIND_PUBLIC_URL first; this is the default one). */
-export const EXAMPLE_AUTH_DOCS_URL = 'http://127.0.0.1:3000/docs/getting-started/authentication';
+/** The public URL the document's examples show (the server writes its MIND_PUBLIC_URL). */
+export const EXAMPLE_PUBLIC_URL = 'http://127.0.0.1:3000';
+/** Where the 401 points (the spec fixes it). */
+export const EXAMPLE_AUTH_DOCS_URL = `${EXAMPLE_PUBLIC_URL}/docs/getting-started/authentication`;
 
 export const ErrorDetail = z
   .object({
     path: z.string().openapi({ description: 'Where the problem is, e.g. `body.title` or `query.status`.', example: 'body.title' }),
-    message: z.string().openapi({ description: 'What is wrong with it.', example: 'is required' }),
+    message: z.string().openapi({ description: 'What is wrong with it and what is allowed.', example: 'is required' }),
   })
   .openapi('ErrorDetail');
+
+/** The error object's `code` in a route's answer: the codes of its status there (listed in the status's description). */
+export const errorCodeSchema = (codes: readonly ErrorCode[]) => z.enum(codes as [ErrorCode, ...ErrorCode[]]);
 
 export const ErrorObject = z
   .object({
     statusCode: z.number().int().openapi({ description: 'HTTP status.', example: 400 }),
     error: z.string().openapi({ description: 'HTTP status name.', example: 'Bad Request' }),
     message: z.string().openapi({ description: 'What went wrong and what to fix.', example: 'body.title: is required' }),
-    docs: z
-      .string()
-      .optional()
-      .openapi({ description: 'URL of related documentation, when there is one.', example: EXAMPLE_AUTH_DOCS_URL }),
+    // A string to the type system (every route's type carries this object: a union of every code
+    // there would be too large to declare); the document lists the codes, the SDK types them.
+    code: z.string().openapi({
+      enum: Object.keys(ERROR_CODES),
+      description:
+        'What went wrong, for programs: branch on it, not on `message`. A code keeps its status and meaning for good; each has a section in the guides (`docs`).',
+      example: 'validation_failed',
+    }),
+    docs: z.string().openapi({
+      description: "URL of the guide's section on this code (a 401's: the authentication guide).",
+      example: `${EXAMPLE_PUBLIC_URL}${errorDocsPath('validation_failed')}`,
+    }),
     details: z.array(ErrorDetail).optional().openapi({ description: 'One entry per invalid field, for validation errors.' }),
   })
   .openapi('Error', { description: 'Every error the service answers has this shape.' });
 export type ErrorObject = z.infer<typeof ErrorObject>;
 
+/** What each error status means; each route's answer lists below it the codes it can answer there. */
 const errorDescriptions: Record<number, string> = {
-  400: 'Malformed request: invalid JSON, a missing or invalid field (the message names it).',
-  401: 'Missing or invalid credential, or the wrong kind of credential for this route.',
-  403: 'Authenticated but not permitted.',
-  404: 'The resource does not exist or belongs to someone else.',
-  409: 'Conflict with the current state.',
-  413: 'Request body larger than the route accepts (counted after any Content-Encoding is undone).',
-  415: 'Unsupported request body encoding or charset.',
-  429: 'Too many requests: the `?key=` rate limit, or too many failed attempts; see Retry-After.',
+  400: 'The request is malformed or a field is invalid (the message and `details` name it and say what is allowed).',
+  401: 'No credential, an unknown one, or one of a kind this route does not take.',
+  403: 'Authenticated, but not permitted.',
+  404: 'The resource does not exist, or belongs to another user or mind (which is not revealed).',
+  409: 'Refused because of the current state of the mind, the account or the resource.',
+  413: 'The body is larger than the route takes (counted after any Content-Encoding is undone).',
+  415: 'The body is not JSON, or its charset or Content-Encoding is not one the server reads.',
+  429: 'Too many requests or failed attempts; `Retry-After` says when to retry.',
   500: 'Unexpected server error; retry with backoff and check GET /health.',
   501: 'Not implemented yet in this version of the server.',
   502: "The computer's agent reported a failure.",

@@ -35,6 +35,7 @@ export const contract = c.router({
 export type Contract = typeof contract;
 
 export * from './common.js';
+export * from './errors/index.js';
 export * from './accounts.js';
 export * from './minds.js';
 export * from './tasks.js';

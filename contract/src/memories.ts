@@ -12,14 +12,10 @@ export const MEMORY_CATEGORIES = [
   'note',
   'credentials',
 ] as const;
-export const MemoryCategory = z
-  .enum(MEMORY_CATEGORIES, {
-    errorMap: () => ({ message: `must be one of: ${MEMORY_CATEGORIES.join(', ')}` }),
-  })
-  .openapi('MemoryCategory', {
-    description: '`credentials` memories are encrypted at rest and never searched by full text.',
-    example: 'preference',
-  });
+export const MemoryCategory = z.enum(MEMORY_CATEGORIES).openapi('MemoryCategory', {
+  description: '`credentials` memories are encrypted at rest and never searched by full text.',
+  example: 'preference',
+});
 export type MemoryCategory = z.infer<typeof MemoryCategory>;
 
 export const Tag = NonBlank(100);

@@ -107,7 +107,9 @@ export function buildOpenApiDocument() {
       version: API_VERSION,
       description:
         'A persistent home for LLM agents: minds with tasks, memories, chat and scripts, signed webhooks, and remote computer control. ' +
-        'Errors always have the shape `{statusCode, error, message, docs?}`. Guides: [/docs](/docs).',
+        'Errors always have the shape `{statusCode, error, message, code, docs, details?}`: `code` is stable and machine-readable, ' +
+        'each error status of an operation lists the codes it can answer, and `docs` links to the code in [the errors guide](/docs/errors). ' +
+        'Guides: [/docs](/docs).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/', description: 'This server' }],
@@ -123,4 +125,5 @@ export function buildOpenApiDocument() {
 }
 
 export { badRequestOf } from './examples/errors.js';
-export { type BadRequest, ERROR_MESSAGES } from './examples/shared.js';
+export type { BadRequest } from './examples/shared.js';
+export { ERROR_MESSAGES } from './errors/messages.js';

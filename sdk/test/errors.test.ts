@@ -40,6 +40,8 @@ describe('errors from the live service', () => {
     assert.match(err.message, /body\.title/);
     assert.ok(err.details?.some((d) => d.path === 'body.title'));
     assert.match(err.requestId ?? '', /.+/);
+    assert.equal(err.code, 'validation_failed');
+    assert.match(err.docs ?? '', /\/docs\/errors#validation_failed$/);
   });
 
   it('401 UnauthorizedError for a wrong Mind Key, with the docs link', async () => {
@@ -47,6 +49,7 @@ describe('errors from the live service', () => {
     const err = await client.tasks.list().catch((e: unknown) => e);
     assert.ok(err instanceof UnauthorizedError);
     assert.equal(err.statusCode, 401);
+    assert.equal(err.code, 'mind_key_invalid');
     assert.match(err.docs ?? '', /\/docs\/getting-started\/authentication$/);
   });
 
@@ -56,6 +59,7 @@ describe('errors from the live service', () => {
     const err = await other.client.minds.delete(owner.mindId).catch((e: unknown) => e);
     assert.ok(err instanceof ForbiddenError, String(err));
     assert.equal(err.statusCode, 403);
+    assert.equal(err.code, 'mind_not_owned');
   });
 
   it('404 NotFoundError for an unknown task', async () => {
@@ -63,6 +67,9 @@ describe('errors from the live service', () => {
     const err = await client.tasks.get('0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10').catch((e: unknown) => e);
     assert.ok(err instanceof NotFoundError);
     assert.equal(err.statusCode, 404);
+    // Typed: a NotFoundError's code is one of the 404 codes.
+    const code: 'task_not_found' | 'route_not_found' | 'mind_not_found' | undefined = err.code === 'task_not_found' ? err.code : undefined;
+    assert.equal(code, 'task_not_found');
   });
 
   it('409 ConflictError for an email already registered', async () => {
@@ -70,6 +77,7 @@ describe('errors from the live service', () => {
     const err = await live.client.accounts.register({ email, password: 'another one' }).catch((e: unknown) => e);
     assert.ok(err instanceof ConflictError);
     assert.equal(err.statusCode, 409);
+    assert.equal(err.code, 'email_taken');
   });
 
   it('an empty id is refused before any request (it would address another route)', async () => {
@@ -80,18 +88,17 @@ describe('errors from the live service', () => {
 
 describe('errors the service gives only in special situations', () => {
   const cases = [
-    [413, 'Payload Too Large', PayloadTooLargeError],
-    [429, 'Too Many Requests', RateLimitedError],
-    [500, 'Internal Server Error', InternalServerError],
-    [501, 'Not Implemented', NotImplementedError],
-    [503, 'Service Unavailable', UnavailableError],
-    [504, 'Gateway Timeout', GatewayTimeoutError],
+    [413, 'Payload Too Large', PayloadTooLargeError, 'body_too_large'],
+    [429, 'Too Many Requests', RateLimitedError, 'rate_limited'],
+    [500, 'Internal Server Error', InternalServerError, 'internal_error'],
+    [501, 'Not Implemented', NotImplementedError, undefined],
+    [503, 'Service Unavailable', UnavailableError, 'shutting_down'],
+    [504, 'Gateway Timeout', GatewayTimeoutError, 'screenshot_timeout'],
   ] as const;
-  for (const [status, name, Class] of cases) {
+  for (const [status, name, Class, code] of cases) {
     it(`${status} is ${Class.name} with the error object's fields`, async () => {
-      const server = await scriptedServer([
-        { status, body: { ...errorObject(status, name, `msg ${status}`), docs: 'https://x/docs' }, headers: { 'retry-after': '7' } },
-      ]);
+      const body = { ...errorObject(status, name, `msg ${status}`), code, docs: 'https://x/docs' };
+      const server = await scriptedServer([{ status, body, headers: { 'retry-after': '7' } }]);
       try {
         const client = new MindClient({ baseUrl: server.baseUrl, maxRetries: 0 });
         const err = await client.system.health().catch((e: unknown) => e);
@@ -104,6 +111,7 @@ describe('errors the service gives only in special situations', () => {
         assert.equal(err.docs, 'https://x/docs');
         assert.equal(err.requestId, 'req-1');
         if (err instanceof RateLimitedError) assert.equal(err.retryAfter, 7);
+        assert.equal(err.code, code);
       } finally {
         await server.stop();
       }
@@ -118,6 +126,7 @@ describe('errors the service gives only in special situations', () => {
       assert.equal(err.constructor, MindServiceError);
       assert.equal(err.statusCode, 418);
       assert.equal(err.message, 'I am a teapot');
+      assert.equal(err.code, undefined);
     } finally {
       await server.stop();
     }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { contract } from '@mindservice/contract';
+import { contract, ERROR_MESSAGES } from '@mindservice/contract';
 import express from 'express';
 import pino, { type Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
@@ -14,7 +14,8 @@ import type { AppContext } from './core/context.js';
 import { dialectFor, migrateLatest } from './db/database.js';
 import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
-import { ApiError, answerError, errorMiddleware, notFoundMiddleware, sendError } from './http/errors.js';
+import { ApiError } from './http/api-error.js';
+import { errorResponder, routeNotFound } from './http/errors.js';
 import { corsFor, setApiHeaders, setDocsHeaders } from './http/headers.js';
 import { createPipeline } from './http/pipeline.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
@@ -128,8 +129,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const docs = docsRouter();
   app.use((req, res, next) => (isDocsPath(req.path) ? docs(req, res, next) : next()));
   const unexpected = (err: unknown, req: RawRequest) => log.error({ req_id: req.requestId, err }, 'unexpected error');
-  app.use(notFoundMiddleware);
-  app.use(errorMiddleware(unexpected));
+  // Everything that goes wrong ends as the error object, `docs` under the public URL.
+  const errors = errorResponder(config.publicUrl, unexpected);
+  app.use((req: express.Request, res: express.Response) => errors.send(res, routeNotFound(req.method, req.path)));
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => errors.answer(err, req, res));
 
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
   const logRequest = requestLog(log, ipOf, () => ctx.state === 'draining');
@@ -152,7 +155,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const route = createPipeline(contract, handlers, authenticator, {
     validateResponses: config.validateResponses,
     ipOf,
-    onUnexpected: unexpected,
+    errors,
   });
   // The same routes as MCP tools, at /mcp (DESIGN section 10). The MCP SDK and the tools are loaded
   // with the first /mcp request: about 30 MB of RSS a server that is never asked over MCP does not carry.
@@ -170,16 +173,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     inFlight++;
     res.once('close', () => inFlight--);
     setApiHeaders(res);
+    // A preflight a listed origin sends is answered in headers.ts: with the path's methods too.
+    if (req.method === 'OPTIONS' && !isMcpPath(req.url)) {
+      const allow = route.allowedMethods(req);
+      if (allow.length > 0) res.setHeader('Allow', allow.join(', '));
+    }
     if (answerCors(req, res)) return;
     if (ctx.state === 'draining' && req.url?.split('?')[0] !== '/health') {
       res.setHeader('Connection', 'close');
-      return sendError(
-        res,
-        new ApiError(503, 'The service is shutting down. Retry in a few seconds.', { headers: { 'Retry-After': '5' } }),
-      );
+      return errors.send(res, ApiError.of(503, 'shutting_down', ERROR_MESSAGES.shuttingDown, { headers: { 'Retry-After': '5' } }));
     }
     if (isMcpPath(req.url)) {
-      const onError = (err: unknown) => answerError(err, req, res, unexpected);
+      const onError = (err: unknown) => errors.answer(err, req, res);
       return void loadMcp().then((serveMcp) => serveMcp(req, res, onError), onError);
     }
     const serve = route(req);

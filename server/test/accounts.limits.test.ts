@@ -15,9 +15,10 @@ const PASSWORD = 'correct horse';
 /** A 429 as the spec's error object, with Retry-After (seconds, within the window) and a message saying when. */
 function assertLimited(res: { status: number; headers: Record<string, string>; body: Record<string, unknown> }, what: RegExp) {
   assert.equal(res.status, 429, JSON.stringify(res.body));
-  assert.deepEqual(Object.keys(res.body).sort(), ['error', 'message', 'statusCode']);
+  assert.deepEqual(Object.keys(res.body).sort(), ['code', 'docs', 'error', 'message', 'statusCode']);
   assert.equal(res.body.statusCode, 429);
   assert.equal(res.body.error, 'Too Many Requests');
+  assert.equal(res.body.code, 'login_attempts_exceeded');
   assert.match(res.body.message as string, what);
   assert.match(res.body.message as string, /try again in \d+ (seconds?|minutes?)/i);
   const retryAfter = Number(res.headers['retry-after']);

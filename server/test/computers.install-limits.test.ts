@@ -39,8 +39,9 @@ describe('computers: failed install-code registrations', () => {
     const valid = await installCode(svc, mindKey);
     const limited = await register(guesser, valid);
     assert.equal(limited.status, 429, JSON.stringify(limited.body));
-    assert.deepEqual(Object.keys(limited.body).sort(), ['error', 'message', 'statusCode']);
+    assert.deepEqual(Object.keys(limited.body).sort(), ['code', 'docs', 'error', 'message', 'statusCode']);
     assert.equal(limited.body.error, 'Too Many Requests');
+    assert.equal(limited.body.code, 'registration_attempts_exceeded');
     assert.match(limited.body.message, /failed registrations from this address.*try again in \d+ minutes/i);
     const retryAfter = Number(limited.headers['retry-after']);
     assert.ok(retryAfter > 60 && retryAfter <= WINDOW_MS / 1000, `Retry-After ${limited.headers['retry-after']}`);

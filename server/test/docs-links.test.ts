@@ -29,7 +29,7 @@ function linksOf(markdown: string): string[] {
   return hrefs;
 }
 
-/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
+/** GitHub's heading anchors: lower case, punctuation and emphasis dropped (an underscore inside a word kept), spaces to hyphens. */
 function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set<string>();
   for (const token of marked.lexer(markdown)) {
@@ -37,8 +37,9 @@ function anchorsOf(markdown: string): Set<string> {
     anchors.add(
       token.text
         .toLowerCase()
-        .replace(/[`*_]/g, '')
-        .replace(/[^\p{L}\p{N}\s-]/gu, '')
+        .replace(/[`*]/g, '')
+        .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
+        .replace(/[^\p{L}\p{N}_\s-]/gu, '')
         .replace(/\s/g, '-'),
     );
   }

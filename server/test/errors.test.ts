@@ -5,11 +5,33 @@ import { bearer, startService, useService } from './harness.js';
 describe('the error path', () => {
   const svc = useService();
 
-  test('an unknown route is 404 with the spec message', async () => {
+  test('an unknown route is 404 with the spec message, its code, and a pointer to GET /endpoints', async () => {
     const res = await svc.http.get('/no/such/route?x=1').expect(404);
-    assert.deepEqual(res.body, { statusCode: 404, error: 'Not Found', message: 'Route GET /no/such/route not found' });
-    const post = await svc.http.post('/health').send({}).expect(404);
-    assert.equal(post.body.message, 'Route POST /health not found');
+    assert.deepEqual(res.body, {
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Route GET /no/such/route not found',
+      code: 'route_not_found',
+      docs: `${svc.config.publicUrl}/docs/errors#route_not_found`,
+      details: [{ path: 'url', message: 'is no route of this service; GET /endpoints lists every route' }],
+    });
+  });
+
+  test('a known path with another method is 405 naming the methods in Allow; OPTIONS is 204 with Allow', async () => {
+    const post = await svc.http.post('/health').send({}).expect(405);
+    assert.equal(post.headers.allow, 'GET, HEAD, OPTIONS');
+    assert.equal(post.body.code, 'method_not_allowed');
+    assert.equal(post.body.message, 'POST is not allowed on /health; it takes GET');
+    const del = await svc.http.delete('/mind/tasks').expect(405);
+    assert.equal(del.headers.allow, 'GET, HEAD, OPTIONS');
+    const task = await svc.http.post('/mind/task/00000000-0000-4000-8000-000000000000').send({}).expect(405);
+    assert.equal(task.headers.allow, 'GET, HEAD, PUT, OPTIONS');
+    assert.match(task.body.message, /^POST is not allowed on \/mind\/task\/0{8}-.*; it takes GET, PUT$/);
+    const options = await svc.http.options('/webhooks/00000000-0000-4000-8000-000000000000').expect(204);
+    assert.equal(options.headers.allow, 'GET, HEAD, PUT, DELETE, OPTIONS');
+    assert.equal(options.text, '');
+    // Not a route's path: OPTIONS is the 404 any method gets.
+    await svc.http.options('/no/such/route').expect(404);
   });
 
   test('invalid JSON is 400 with the error object', async () => {
@@ -65,8 +87,9 @@ describe('the error path', () => {
     const { jwt } = await broken.user();
     await broken.ctx.db.schema.renameTable('minds', 'minds_gone');
     const res = await broken.http.post('/minds').set(bearer(jwt)).send({ name: 'x' }).expect(500);
-    assert.deepEqual(Object.keys(res.body).sort(), ['error', 'message', 'statusCode']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['code', 'docs', 'error', 'message', 'statusCode']);
     assert.equal(res.body.error, 'Internal Server Error');
+    assert.equal(res.body.code, 'internal_error');
     assert.doesNotMatch(res.body.message, /minds|sqlite|SQL|at /i);
     assert.ok(res.headers['x-request-id']);
     await broken.stop();

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before } from 'node:test';
+import { ERROR_CODES, ERROR_MESSAGES, type ErrorCode } from '@mindservice/contract';
 import knex from 'knex';
 import supertest from 'supertest';
 import { createApp, type AppOptions, type MindApp } from '../src/app.js';
@@ -85,11 +87,71 @@ export async function freshPostgresSchema(baseUrl: string): Promise<{ url: strin
   };
 }
 
+/**
+ * What is wrong with an error answer, if anything: every one is the error object with a `code`
+ * from the table, answered with the code's status, and a `docs` link to the code's section (the
+ * spec's 401: the authentication guide). /health's 503 is its own body, and /mcp's JSON-RPC errors are the
+ * MCP SDK's; an error object there is held to the same rules.
+ */
+export function errorAnswerProblem(url: string, status: number, contentType: string, text: string, publicUrl: string): string | undefined {
+  const path = url.split('?')[0] ?? '';
+  const own = path !== '/health' && !path.startsWith('/mcp');
+  if (!/^application\/json/.test(contentType)) return own ? `not JSON (${contentType || 'no Content-Type'})` : undefined;
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return own ? 'not valid JSON' : undefined;
+  }
+  if (!own && body.statusCode === undefined) return undefined;
+  const code = body.code as ErrorCode;
+  if (typeof code !== 'string' || !(code in ERROR_CODES)) return `code ${JSON.stringify(code)} is not in the table`;
+  if (ERROR_CODES[code].status !== status || body.statusCode !== status)
+    return `code ${code} is ${ERROR_CODES[code].status}, answered ${status}`;
+  const docs =
+    body.message === ERROR_MESSAGES.unauthorized ? `${publicUrl}/docs/getting-started/authentication` : `${publicUrl}/docs/errors#${code}`;
+  if (body.docs !== docs) return `docs ${JSON.stringify(body.docs)}, expected ${docs}`;
+  return undefined;
+}
+
+/** The app, with every error answer it writes checked (errorAnswerProblem); what is wrong is collected in `problems`. */
+function checkingErrorAnswers(app: MindApp['app'], publicUrl: string, problems: string[]): MindApp['app'] {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (res.statusCode < 400 || req.method === 'HEAD' || chunk === undefined || typeof chunk === 'function') return;
+      chunks.push(
+        Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
+    };
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+      keep(chunk, rest[0]);
+      if (res.statusCode >= 400 && req.method !== 'HEAD') {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const contentType = String(res.getHeader('content-type') ?? '');
+        const problem = errorAnswerProblem(req.url ?? '', res.statusCode, contentType, text, publicUrl);
+        if (problem) problems.push(`${req.method} ${req.url} ${res.statusCode}: ${problem}: ${text.slice(0, 300)}`);
+      }
+      return end(chunk, ...rest);
+    }) as typeof res.end;
+    app(req, res);
+  };
+}
+
 export async function startService(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestService> {
   const pg = TEST_DATABASE_URL && !env.DATABASE_URL ? await freshPostgresSchema(TEST_DATABASE_URL) : undefined;
   const config = testConfig(pg ? { ...env, DATABASE_URL: pg.url } : env);
   const service = await createApp(config, options);
-  const http = supertest(service.app);
+  // Every error answer any test provokes is held to the error object's rules; stop() fails on the first that is not.
+  const problems: string[] = [];
+  const app = checkingErrorAnswers(service.app, config.publicUrl, problems);
+  const http = supertest(app);
 
   const user = async () => {
     const email = `user${++counter}-${Date.now()}@example.com`;
@@ -108,6 +170,7 @@ export async function startService(env: Record<string, string> = {}, options: Ap
 
   return {
     ...service,
+    app,
     http,
     dataDir: config.dataDir,
     config,
@@ -118,6 +181,7 @@ export async function startService(env: Record<string, string> = {}, options: Ap
       await service.close();
       await pg?.drop();
       if (!env.MIND_DATA_DIR) rmSync(config.dataDir, { recursive: true, force: true });
+      if (problems.length > 0) throw new Error(`error answers without their code or docs:\n${problems.join('\n')}`);
     },
   };
 }

@@ -36,14 +36,15 @@ describe('HTTP headers', () => {
     assert.doesNotMatch(init.text, /persistAuthorization/);
   });
 
-  test('CORS is off by default: no preflight answer, no Access-Control headers', async () => {
+  test('CORS is off by default: a preflight is an OPTIONS like any (204 with Allow), no Access-Control headers', async () => {
     const preflight = await svc.http
       .options('/mind/tasks')
       .set('Origin', 'https://app.example.com')
       .set('Access-Control-Request-Method', 'GET')
       .set('Access-Control-Request-Headers', 'authorization');
-    assert.equal(preflight.status, 404);
-    assert.equal(preflight.headers['access-control-allow-origin'], undefined);
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.allow, 'GET, HEAD, OPTIONS');
+    for (const name of Object.keys(preflight.headers)) assert.doesNotMatch(name, /^access-control-/, name);
     const res = await svc.http.get('/health').set('Origin', 'https://app.example.com').expect(200);
     assert.equal(res.headers['access-control-allow-origin'], undefined);
   });
@@ -61,15 +62,24 @@ describe('HTTP headers: MIND_CORS_ORIGINS', () => {
       .set('Access-Control-Request-Headers', 'authorization')
       .expect(204);
     assert.equal(preflight.headers['access-control-allow-origin'], 'https://app.example.com');
+    assert.equal(preflight.headers.allow, 'GET, HEAD, OPTIONS');
     assert.match(preflight.headers['access-control-allow-headers'], /Authorization/);
     const res = await svc.http.get('/mind/tasks').set('Origin', 'http://localhost:5173').set(bearer(mindKey)).expect(200);
     assert.equal(res.headers['access-control-allow-origin'], 'http://localhost:5173');
     assert.match(res.headers['access-control-expose-headers'], /X-Request-Id/);
   });
 
-  test('an origin not listed gets no Access-Control headers', async () => {
+  test('an origin not listed gets no Access-Control headers, its preflight neither (204 with Allow, as without CORS)', async () => {
     const res = await svc.http.get('/health').set('Origin', 'https://evil.example.com').expect(200);
     assert.equal(res.headers['access-control-allow-origin'], undefined);
+    const preflight = await svc.http
+      .options('/mind/tasks')
+      .set('Origin', 'https://evil.example.com')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization')
+      .expect(204);
+    assert.equal(preflight.headers.allow, 'GET, HEAD, OPTIONS');
+    for (const name of Object.keys(preflight.headers)) assert.doesNotMatch(name, /^access-control-/, name);
   });
 
   test('a malformed list stops the start with a message naming the setting', async () => {

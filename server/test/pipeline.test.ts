@@ -190,7 +190,9 @@ describe('request pipeline', () => {
       });
       assert.equal(answer.status, 500);
       assert.match(String(answer.headers['content-type']), /application\/json/);
-      assert.deepEqual(Object.keys(JSON.parse(answer.body)), ['statusCode', 'error', 'message']);
+      const body = JSON.parse(answer.body);
+      assert.deepEqual(Object.keys(body), ['statusCode', 'error', 'message', 'code', 'docs']);
+      assert.equal(body.code, 'internal_error');
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -56,8 +56,8 @@ describe('rate limiters as failure counters', () => {
       const limit = new FailureLimit(2);
       const failure = new Error('wrong');
       const checks = (key: string) => [
-        { limiter: a, key: 'shared', message: (s: number) => `a: wait ${s}` },
-        { limiter: b, key, message: (s: number) => `b: wait ${s}` },
+        { limiter: a, key: 'shared', code: 'login_attempts_exceeded' as const, message: (s: number) => `a: wait ${s}` },
+        { limiter: b, key, code: 'login_attempts_exceeded' as const, message: (s: number) => `b: wait ${s}` },
       ];
       const attempt = (key: string, fails: boolean) =>
         limit
@@ -91,7 +91,7 @@ describe('rate limiters as failure counters', () => {
       const limiter = make(`${name}-d:`);
       const limit = new FailureLimit(2);
       const failure = new Error('wrong');
-      const check = [{ limiter, key: 'burst', message: () => 'over' }];
+      const check = [{ limiter, key: 'burst', code: 'login_attempts_exceeded' as const, message: () => 'over' }];
       const attempt = (fails: boolean) =>
         limit
           .run(

@@ -1,11 +1,14 @@
 import { EXAMPLE_AUTH_DOCS_URL, MB } from '../common.js';
+import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
+import { issueDetails } from '../errors/issues.js';
+import { ERROR_MESSAGES } from '../errors/messages.js';
 import { bodyLimitOf, type ContractRoute } from '../routes.js';
 import type { z } from '../zod.js';
 import { ACCOUNTS_ERRORS } from './accounts.js';
 import { COMPUTERS_ERRORS } from './computers.js';
 import { MEMORIES_ERRORS } from './memories.js';
 import { MINDS_ERRORS } from './minds.js';
-import { type BadRequest, ERROR_MESSAGES, example, fieldExample, type NamedExample, type RouteErrors } from './shared.js';
+import { type BadRequest, codeOf, example, fieldExample, type NamedExample, type RouteErrors } from './shared.js';
 import { TASKS_ERRORS } from './tasks.js';
 import { WEBHOOKS_ERRORS } from './webhooks.js';
 
@@ -36,7 +39,7 @@ function missingCredential({ metadata }: ContractRoute): NamedExample {
   const component = `No${accepts.map((kind) => kind[0]!.toUpperCase() + kind.slice(1)).join('Or')}`;
   return example(
     'No credential',
-    401,
+    'credential_missing',
     ERROR_MESSAGES.unauthorized,
     { docs: EXAMPLE_AUTH_DOCS_URL, details: [{ path: 'headers.authorization', message: hint }] },
     component,
@@ -47,11 +50,8 @@ function missingCredential({ metadata }: ContractRoute): NamedExample {
 export function validationExample(summary: string, location: 'body' | 'query', schema: z.ZodTypeAny, input: unknown): NamedExample {
   const result = schema.safeParse(input);
   if (result.success) throw new Error(`the 400 example's ${location} is valid: ${JSON.stringify(input)}`);
-  const details = result.error.issues.map((issue) => ({
-    path: [location, ...issue.path].join('.'),
-    message: issue.message === 'Required' ? 'is required' : issue.message,
-  }));
-  return example(summary, 400, details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
+  const details = issueDetails(location, result.error.issues);
+  return example(summary, 'validation_failed', details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
 }
 
 /** What makes a route answer 400 (see BadRequest); routes reading only path parameters: one that is not valid percent-encoding. */
@@ -67,7 +67,6 @@ export function badRequestOf(entry: ContractRoute): BadRequest {
     summary: 'A path parameter that is not valid percent-encoding',
     example: fieldExample(
       'A path parameter that is not valid percent-encoding',
-      400,
       `params.${name}`,
       'is not valid percent-encoding',
       `BadPercentEncoding-${name}`,
@@ -101,7 +100,7 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
     case 403: {
       const disabled =
         takesMindKey(entry) || entry.metadata.auth === 'computerToken'
-          ? [example("The credential's mind is disabled", 403, ERROR_MESSAGES.mindDisabled, undefined, 'MindDisabled')]
+          ? [example("The credential's mind is disabled", 'mind_disabled', ERROR_MESSAGES.mindDisabled, undefined, 'MindDisabled')]
           : [];
       return required([...disabled, ...own(entry, 403)]);
     }
@@ -109,23 +108,30 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
       const limit = bodyLimitOf(entry.route);
       const mb = `${Math.round(limit / MB)} MB`;
       return [
-        example(`A body over ${mb}`, 413, `Request body is larger than ${mb}`, undefined, `BodyOver${mb.replace(' ', '')}`),
+        example(`A body over ${mb}`, 'body_too_large', ERROR_MESSAGES.bodyTooLarge(limit), undefined, `BodyOver${mb.replace(' ', '')}`),
         ...own(entry, 413),
       ];
     }
     case 415:
       return [
         example(
+          'A body without Content-Type: application/json',
+          'content_type_unsupported',
+          ERROR_MESSAGES.contentTypeUnsupported('text/plain'),
+          undefined,
+          'BodyNotJson',
+        ),
+        example(
           'A charset other than UTF-8',
-          415,
-          'Unsupported request body encoding: unsupported charset "LATIN1"',
+          'encoding_unsupported',
+          ERROR_MESSAGES.encodingUnsupported('unsupported charset "LATIN1"'),
           undefined,
           'UnsupportedCharset',
         ),
         example(
           'A Content-Encoding other than gzip, deflate or br',
-          415,
-          'Unsupported request body encoding: unsupported content encoding "compress"',
+          'encoding_unsupported',
+          ERROR_MESSAGES.encodingUnsupported('unsupported content encoding "compress"'),
           undefined,
           'UnsupportedContentEncoding',
         ),
@@ -134,15 +140,15 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
       return required(
         ROUTE_ERRORS[entry.key]?.[429] ??
           (takesMindKey(entry)
-            ? [example('Over 60 `?key=` requests a minute', 429, ERROR_MESSAGES.rateLimited, undefined, 'KeyRateLimit')]
+            ? [example('Over 60 `?key=` requests a minute', 'rate_limited', ERROR_MESSAGES.rateLimited, undefined, 'KeyRateLimit')]
             : []),
       );
     case 500:
-      return [example('An unexpected failure', 500, ERROR_MESSAGES.internal, undefined, 'InternalError')];
+      return [example('An unexpected failure', 'internal_error', ERROR_MESSAGES.internal, undefined, 'InternalError')];
     case 503:
       return [
-        example('The service is shutting down', 503, ERROR_MESSAGES.shuttingDown, undefined, 'ShuttingDown'),
-        example('The database is busy', 503, ERROR_MESSAGES.databaseBusy, undefined, 'DatabaseBusy'),
+        example('The service is shutting down', 'shutting_down', ERROR_MESSAGES.shuttingDown, undefined, 'ShuttingDown'),
+        example('The database is busy', 'database_busy', ERROR_MESSAGES.databaseBusy, undefined, 'DatabaseBusy'),
         ...own(entry, 503),
       ];
     case 404:
@@ -153,6 +159,40 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
     default:
       throw new Error(`${entry.key}: no examples for status ${status}`);
   }
+}
+
+/** The 401 codes of each credential kind a route takes (a missing, malformed or wrong credential, or an unknown one of the kind). */
+const CREDENTIAL_CODES: Record<keyof typeof CREDENTIAL_NAMES, ErrorCode[]> = {
+  mindKey: ['mind_key_invalid'],
+  jwt: ['jwt_invalid', 'jwt_expired'],
+  computerToken: ['computer_token_invalid'],
+};
+
+/** The codes besides its examples' that every route of its kind can answer with a status. */
+function sharedCodes(entry: ContractRoute, status: number): ErrorCode[] {
+  const { route, metadata } = entry;
+  const readsBody = 'body' in route && bodyLimitOf(route) > 0;
+  switch (status) {
+    case 400:
+      return ['validation_failed', ...(readsBody ? (['json_invalid', 'json_too_deep'] as const) : [])];
+    case 401: {
+      const accepts: readonly (keyof typeof CREDENTIAL_NAMES)[] = ACCEPTS[metadata.auth];
+      if (accepts.length === 0) return [];
+      return ['credential_missing', 'credential_malformed', 'credential_wrong_kind', ...accepts.flatMap((kind) => CREDENTIAL_CODES[kind])];
+    }
+    default:
+      return [];
+  }
+}
+
+/**
+ * Every code a route can answer with an error status: its examples' codes, the codes every route of
+ * its kind has there, and the ones it names without an example. The document lists them.
+ */
+export function errorCodes(entry: ContractRoute, status: number): ErrorCode[] {
+  const declared = (ROUTE_ERRORS[entry.key]?.codes ?? []).filter((code) => ERROR_CODES[code].status === status);
+  const codes = [...errorExamples(entry, status).map(codeOf), ...sharedCodes(entry, status), ...declared];
+  return [...new Set(codes)];
 }
 
 /** Route keys the table names: each must be a route of the contract. */

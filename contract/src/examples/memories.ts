@@ -1,24 +1,23 @@
-import { ERROR_MESSAGES, example, fieldExample, notFound, type RouteErrors } from './shared.js';
+import { ERROR_MESSAGES } from '../errors/messages.js';
+import { example, fieldExample, notFound, type RouteErrors } from './shared.js';
 
 /** The `memories.*` routes' own causes of their error statuses (memories, recall, transfer, chat, scripts). */
 export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
   'memories.storeMemory': {
     400: { summary: 'A category that does not exist', body: { category: 'hobby', content: 'Plays the cello on Sundays.' } },
   },
-  'memories.recallMemories': { 400: { summary: 'A limit over 100', query: { limit: '500' } } },
+  'memories.recallMemories': {
+    400: { summary: 'A limit over 100', query: { limit: '500' } },
+    codes: ['cursor_invalid', 'encryption_key_changed'],
+  },
   'memories.exportMind': {
     400: {
       summary: 'A JWT without mind_id',
-      example: fieldExample('A JWT without mind_id', 400, 'query.mind_id', 'is required with a JWT (which of your minds to export)'),
+      example: fieldExample('A JWT without mind_id', 'query.mind_id', 'is required with a JWT (which of your minds to export)'),
     },
-    403: [
-      example(
-        'include_credentials with a Mind Key',
-        403,
-        "include_credentials=true needs the owning human's JWT (with mind_id), not a Mind Key",
-      ),
-    ],
+    403: [example('include_credentials with a Mind Key', 'jwt_required', ERROR_MESSAGES.includeCredentialsNeedsJwt)],
     404: [notFound('Mind', "A mind_id that is not one of the caller's minds")],
+    codes: ['encryption_key_changed'],
   },
   'memories.importMind': {
     400: {
@@ -34,64 +33,49 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
       },
     },
     409: [
-      example(
-        'Another write collided with the import twice (it is planned again once)',
-        409,
-        'The mind changed while this import was being written, so nothing was imported. Send the import again.',
-      ),
+      example('Another write collided with the import twice (it is planned again once)', 'import_conflict', ERROR_MESSAGES.importConflict),
     ],
     413: [
       example(
         'More items than MIND_IMPORT_MAX_ITEMS',
-        413,
+        'import_too_large',
         'body: the document holds 100,001 items (memories, tasks, chat messages, scripts and webhooks together); one import takes at most 100,000 (MIND_IMPORT_MAX_ITEMS). Split it into documents of at most that many items and import them one after another (with mode=replace, only the first; the rest with mode=merge).',
       ),
     ],
     429: [
-      example('Over 60 `?key=` requests a minute', 429, ERROR_MESSAGES.rateLimited, undefined, 'KeyRateLimit'),
+      example('Over 60 `?key=` requests a minute', 'rate_limited', ERROR_MESSAGES.rateLimited, undefined, 'KeyRateLimit'),
       example(
         "Over the account's imports at a time",
-        429,
+        'imports_busy',
         'This account is importing 100,000 items already; an account imports at most 100,000 at a time (MIND_IMPORT_CONCURRENCY_PER_USER=1 imports of up to MIND_IMPORT_MAX_ITEMS=100,000 items; a small import counts as 1,000). Retry when its imports have answered.',
       ),
       example(
         "Over the server's imports at a time",
-        429,
+        'imports_busy',
         'The server is importing 200,000 items already; it imports at most 200,000 at a time (MIND_IMPORT_CONCURRENCY=2 imports of up to MIND_IMPORT_MAX_ITEMS=100,000 items). Retry in a few seconds.',
       ),
     ],
+    codes: ['import_duplicate'],
   },
-  'memories.getMemory': { 404: [notFound('Memory')] },
+  'memories.getMemory': { 404: [notFound('Memory')], codes: ['encryption_key_changed'] },
   'memories.updateMemory': {
     400: { summary: 'Empty content', body: { content: '' } },
     404: [notFound('Memory')],
     409: [
       example(
         'Another memory of the mind has this category and key',
-        409,
-        'body.key: another memory of this mind already has the key "writing-style" in preference',
+        'memory_key_taken',
+        ERROR_MESSAGES.memoryKeyTaken('writing-style', 'preference'),
       ),
     ],
   },
   'memories.deleteMemory': { 404: [notFound('Memory')] },
   'memories.verifyMemory': {
-    403: [
-      example(
-        'A Mind Key (verifying needs the human)',
-        403,
-        "Verifying a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key",
-      ),
-    ],
+    403: [example('A Mind Key (verifying needs the human)', 'jwt_required', ERROR_MESSAGES.verifyNeedsJwt(true))],
     404: [notFound('Memory')],
   },
   'memories.unverifyMemory': {
-    403: [
-      example(
-        'A Mind Key (unverifying needs the human)',
-        403,
-        "Unverifying a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key",
-      ),
-    ],
+    403: [example('A Mind Key (unverifying needs the human)', 'jwt_required', ERROR_MESSAGES.verifyNeedsJwt(false))],
     404: [notFound('Memory')],
   },
   'memories.postChatMessage': { 400: { summary: 'A role that does not exist', body: { role: 'user', content: 'Hello' } } },
@@ -99,16 +83,16 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
     400: { summary: 'A limit of 0', query: { limit: '0' } },
     404: [notFound('Message given as `before`', 'A `before` that is no message of this mind')],
   },
-  'memories.listScripts': { 400: { summary: 'A limit that is not a number', query: { limit: 'ten' } } },
+  'memories.listScripts': { 400: { summary: 'A limit that is not a number', query: { limit: 'ten' } }, codes: ['cursor_invalid'] },
   'memories.createScript': {
     400: { summary: 'No content', body: { name: 'fetch-arxiv' } },
-    409: [example('The mind has a script of this name', 409, 'body.name: this mind already has a script named "fetch-arxiv"')],
+    409: [example('The mind has a script of this name', 'script_name_taken', ERROR_MESSAGES.scriptNameTaken('fetch-arxiv'))],
   },
   'memories.getScript': { 404: [notFound('Script')] },
   'memories.updateScript': {
     400: { summary: 'Nothing to change', body: {} },
     404: [notFound('Script')],
-    409: [example('Another script of the mind has this name', 409, 'body.name: this mind already has a script named "fetch-arxiv"')],
+    409: [example('Another script of the mind has this name', 'script_name_taken', ERROR_MESSAGES.scriptNameTaken('fetch-arxiv'))],
   },
   'memories.deleteScript': { 404: [notFound('Script')] },
 };

@@ -1,9 +1,10 @@
 // The examples of the document's answers that the schemas' own examples cannot give: every error
 // status of every route with what the server answers there, and answers of one schema under two
-// statuses. The server writes these messages itself (it cannot import them from here: the contract
-// is the lower layer); server/test/openapi.error-examples.test.ts provokes them on a real server and
-// compares.
-import type { ErrorObject } from '../common.js';
+// statuses. The messages come from ../errors/messages.ts, as the server's do;
+// server/test/openapi.error-examples.test.ts provokes the examples on a real server and compares.
+import { EXAMPLE_PUBLIC_URL, type ErrorObject } from '../common.js';
+import { ERROR_CODES, type ErrorCode, errorDocsPath, type NotFoundWhat, notFoundCode } from '../errors/codes.js';
+import { ERROR_MESSAGES } from '../errors/messages.js';
 
 export interface NamedExample {
   summary: string;
@@ -11,16 +12,6 @@ export interface NamedExample {
   /** Kept once under `components.examples` by this name, for an example many routes answer alike. */
   component?: string;
 }
-
-/** The server's messages that several routes answer (the same text as in server/src/http). */
-export const ERROR_MESSAGES = {
-  unauthorized: 'Mind Key fehlt oder ungültig.',
-  rateLimited: 'Rate limit exceeded. Use Authorization header for unlimited access.',
-  mindDisabled: 'This mind is disabled. Its data is kept; the operator can enable it again.',
-  internal: 'Internal server error. The request id identifies it in the server log.',
-  shuttingDown: 'The service is shutting down. Retry in a few seconds.',
-  databaseBusy: 'The database is busy. Retry in a few seconds.',
-} as const;
 
 /** `http.STATUS_CODES`' names (the contract runs in browsers too, so not imported from node). */
 const STATUS_NAMES: Record<number, string> = {
@@ -42,19 +33,27 @@ const STATUS_NAMES: Record<number, string> = {
 type Detail = { path: string; message: string };
 type Extra = { docs?: string; details?: Detail[] };
 
-const errorObject = (statusCode: number, message: string, extra: Extra = {}): ErrorObject => {
+/** The error object the server answers for a code: its status, its name, and the link to the code's section. */
+const errorObject = (code: ErrorCode, message: string, extra: Extra = {}): ErrorObject => {
+  const statusCode = ERROR_CODES[code].status;
   const name = STATUS_NAMES[statusCode];
   if (!name) throw new Error(`no status name for ${statusCode}`);
-  return { statusCode, error: name, message, ...extra };
+  const { docs = `${EXAMPLE_PUBLIC_URL}${errorDocsPath(code)}`, details } = extra;
+  return { statusCode, error: name, message, code, docs, ...(details ? { details } : {}) };
 };
-export const example = (summary: string, statusCode: number, message: string, extra?: Extra, component?: string): NamedExample => ({
+export const example = (summary: string, code: ErrorCode, message: string, extra?: Extra, component?: string): NamedExample => ({
   summary,
-  value: errorObject(statusCode, message, extra),
+  value: errorObject(code, message, extra),
   ...(component ? { component } : {}),
 });
 /** A field problem found by a service rather than by the schema (`path: message`, one detail). */
-export const fieldExample = (summary: string, statusCode: number, path: string, message: string, component?: string) =>
-  example(summary, statusCode, `${path}: ${message}`, { details: [{ path, message }] }, component);
+export const fieldExample = (summary: string, path: string, message: string, component?: string) =>
+  example(summary, 'validation_failed', `${path}: ${message}`, { details: [{ path, message }] }, component);
+
+/** The status an example answers with. */
+export const statusOf = (example: NamedExample) => (example.value as ErrorObject).statusCode;
+/** The code an example answers with. */
+export const codeOf = (example: NamedExample) => (example.value as ErrorObject).code as ErrorCode;
 
 /**
  * How a route is made to answer 400, for its example: one part of the request (`body`, or the
@@ -67,10 +66,16 @@ export type BadRequest =
   | { summary: string; query: Record<string, string>; body?: undefined; example?: undefined }
   | { summary: string; example: NamedExample; body?: undefined; query?: undefined };
 
-export const notFound = (what: string, summary?: string) =>
+export const notFound = (what: NotFoundWhat, summary?: string) =>
   summary
-    ? example(summary, 404, `${what} not found`)
-    : example(`No such ${what.toLowerCase()} (or another's)`, 404, `${what} not found`, undefined, `${what}NotFound`);
+    ? example(summary, notFoundCode(what), ERROR_MESSAGES.notFound(what))
+    : example(
+        `No such ${what.toLowerCase()} (or another's)`,
+        notFoundCode(what),
+        ERROR_MESSAGES.notFound(what),
+        undefined,
+        `${what}NotFound`,
+      );
 
 export interface RouteErrors {
   400?: BadRequest;
@@ -87,4 +92,9 @@ export interface RouteErrors {
   /** Added to the shared 503s. */
   503?: NamedExample[];
   504?: NamedExample[];
+  /**
+   * Codes the route answers without an example of their own (the document lists them under their
+   * status): a cursor the server did not give, a duplicate in an import, a refused install code.
+   */
+  codes?: ErrorCode[];
 }

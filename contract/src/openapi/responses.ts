@@ -1,7 +1,8 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { isZodType, type AppRoute } from '@ts-rest/core';
-import { ErrorObject, errorDescription } from '../common.js';
-import { errorExamples } from '../examples/errors.js';
+import { ErrorObject, errorCodeSchema, errorDescription } from '../common.js';
+import { ERROR_CODES } from '../errors/codes.js';
+import { errorCodes, errorExamples } from '../examples/errors.js';
 import type { NamedExample } from '../examples/shared.js';
 import { successExamples } from '../examples/success.js';
 import type { ContractRoute } from '../routes.js';
@@ -39,6 +40,20 @@ function examplesObject(registry: OpenAPIRegistry, shared: Map<string, string>, 
   return out;
 }
 
+/**
+ * An error status of a route: when it happens, each code the route can answer there with its
+ * meaning, and the error object with `code` narrowed to those codes.
+ */
+function errorResponse(entry: ContractRoute, status: number) {
+  const codes = errorCodes(entry, status);
+  if (codes.length === 0) throw new Error(`${entry.key}: no error code for its ${status}`);
+  const list = codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].meaning}`).join('\n');
+  return {
+    description: `${errorDescription(status)}\n\n${list}`,
+    schema: ErrorObject.extend({ code: errorCodeSchema(codes) }),
+  };
+}
+
 /** Every input the server reads is validated: a route with path parameters, a query or a body can answer 400. */
 const takesInput = (route: AppRoute) => Boolean(route.pathParams || route.query || ('body' in route && isZodType(route.body)));
 
@@ -49,9 +64,14 @@ export function responsesOf(registry: OpenAPIRegistry, shared: Map<string, strin
   for (const [code, schema] of Object.entries(responses)) {
     const status = Number(code);
     const description = status < 300 ? (route.summary ?? 'Success') : errorDescription(status);
-    if (isZodType(schema)) {
-      // An error: what the server answers for this route and status. A success: its schema's examples, unless another status shares the schema.
-      const examples = schema === ErrorObject ? errorExamples(entry, status) : successExamples(entry, status);
+    if (schema === ErrorObject) {
+      // An error: when it happens, its codes, and what the server answers for this route and status.
+      const error = errorResponse(entry, status);
+      const examples = examplesObject(registry, shared, errorExamples(entry, status), `${entry.key} ${status}`);
+      out[code] = { description: error.description, content: { 'application/json': { schema: error.schema, examples } } };
+    } else if (isZodType(schema)) {
+      // A success: its schema's examples, unless another status shares the schema.
+      const examples = successExamples(entry, status);
       out[code] = {
         description,
         content: {

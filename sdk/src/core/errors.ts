@@ -1,5 +1,7 @@
 // Every error the SDK throws is a MindServiceError. An answer from the service becomes the subclass for its
 // status (BadRequestError, UnauthorizedError, ...); no answer at all is a ConnectionError or a TimeoutError.
+// `code` says what went wrong (the service's code table, contract/src/errors/codes.ts): branch on it.
+import type { ErrorCode, ErrorCodeOf } from '../contract.js';
 
 /** One invalid field of a validation error. */
 export interface ErrorDetail {
@@ -11,6 +13,7 @@ export interface ErrorInit {
   statusCode?: number | undefined;
   error?: string | undefined;
   message: string;
+  code?: ErrorCode | undefined;
   docs?: string | undefined;
   details?: ErrorDetail[] | undefined;
   requestId?: string | undefined;
@@ -25,7 +28,12 @@ export class MindServiceError extends Error {
   readonly statusCode: number | undefined;
   /** HTTP status name, e.g. `Bad Request`. */
   readonly error: string | undefined;
-  /** URL of related documentation, when the service gives one. */
+  /**
+   * What went wrong, e.g. `task_not_found` or `validation_failed`; a code keeps its meaning for good.
+   * Undefined when no answer arrived, or the answer was not the service's error object.
+   */
+  readonly code: ErrorCode | undefined;
+  /** URL of the guide's section on this code (a 401's: the authentication guide). */
   readonly docs: string | undefined;
   /** One entry per invalid field, for validation errors. */
   readonly details: ErrorDetail[] | undefined;
@@ -40,6 +48,7 @@ export class MindServiceError extends Error {
     this.name = new.target.name;
     this.statusCode = init.statusCode;
     this.error = init.error;
+    this.code = init.code;
     this.docs = init.docs;
     this.details = init.details;
     this.requestId = init.requestId;
@@ -50,24 +59,31 @@ export class MindServiceError extends Error {
 
 export class BadRequestError extends MindServiceError {
   declare readonly statusCode: 400;
+  declare readonly code: ErrorCodeOf<400> | undefined;
 }
 export class UnauthorizedError extends MindServiceError {
   declare readonly statusCode: 401;
+  declare readonly code: ErrorCodeOf<401> | undefined;
 }
 export class ForbiddenError extends MindServiceError {
   declare readonly statusCode: 403;
+  declare readonly code: ErrorCodeOf<403> | undefined;
 }
 export class NotFoundError extends MindServiceError {
   declare readonly statusCode: 404;
+  declare readonly code: ErrorCodeOf<404> | undefined;
 }
 export class ConflictError extends MindServiceError {
   declare readonly statusCode: 409;
+  declare readonly code: ErrorCodeOf<409> | undefined;
 }
 export class PayloadTooLargeError extends MindServiceError {
   declare readonly statusCode: 413;
+  declare readonly code: ErrorCodeOf<413> | undefined;
 }
 export class RateLimitedError extends MindServiceError {
   declare readonly statusCode: 429;
+  declare readonly code: ErrorCodeOf<429> | undefined;
   /** Seconds to wait before trying again (`Retry-After`), when the service said. */
   readonly retryAfter: number | undefined;
   constructor(init: ErrorInit) {
@@ -77,16 +93,19 @@ export class RateLimitedError extends MindServiceError {
 }
 export class InternalServerError extends MindServiceError {
   declare readonly statusCode: 500;
+  declare readonly code: ErrorCodeOf<500> | undefined;
 }
 export class NotImplementedError extends MindServiceError {
   declare readonly statusCode: 501;
 }
 export class UnavailableError extends MindServiceError {
   declare readonly statusCode: 503;
+  declare readonly code: ErrorCodeOf<503> | undefined;
 }
 /** 504: the service waited for something (a computer's screenshot) that did not come in time. */
 export class GatewayTimeoutError extends MindServiceError {
   declare readonly statusCode: 504;
+  declare readonly code: ErrorCodeOf<504> | undefined;
 }
 
 /** No answer: the service could not be reached or the connection broke. */
@@ -124,6 +143,7 @@ export function errorFromResponse(statusCode: number, headers: Headers, body: un
     statusCode,
     error: typeof obj?.error === 'string' ? obj.error : undefined,
     message,
+    code: typeof obj?.code === 'string' ? (obj.code as ErrorCode) : undefined,
     docs: typeof obj?.docs === 'string' ? obj.docs : undefined,
     details: Array.isArray(obj?.details) ? (obj.details as ErrorDetail[]) : undefined,
     requestId: headers.get('x-request-id') ?? undefined,

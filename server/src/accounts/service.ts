@@ -1,7 +1,7 @@
-import type { AuthResponse, LoginBody, RegisterBody } from '@mindservice/contract';
+import { type AuthResponse, ERROR_MESSAGES, type LoginBody, type RegisterBody } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { signJwt } from './tokens.js';
 import { type AttemptCheck, FailureLimit, waitInWords } from '../http/failure-limit.js';
 import { clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
@@ -32,11 +32,13 @@ export class AccountsService {
       {
         limiter: perAddress,
         key: clientAddressKey(address),
+        code: 'login_attempts_exceeded',
         message: (s) => `Too many failed logins from this address. Try again in ${waitInWords(s)}.`,
       },
       {
         limiter: perAccount,
         key: sha256Hex(normalizeEmail(email)),
+        code: 'login_attempts_exceeded',
         message: (s) => `Too many failed logins for this account. Try again in ${waitInWords(s)}.`,
       },
     ];
@@ -44,13 +46,13 @@ export class AccountsService {
 
   async register(body: RegisterBody): Promise<AuthResponse> {
     const email = body.email.trim();
-    if (await findUserByEmail(this.ctx.db, email)) throw ApiError.conflict(`An account with the email ${email} already exists`);
+    if (await findUserByEmail(this.ctx.db, email)) throw ApiError.conflict('email_taken', ERROR_MESSAGES.emailTaken(email));
     const user = { id: newId(), email, display_name: body.display_name ?? null, created_at: this.ctx.clock.now().toISOString() };
     const passwordHash = await this.passwords.hash(body.password);
     try {
       await insertUser(this.ctx.db, user, passwordHash);
     } catch (err) {
-      if (isUniqueViolation(err)) throw ApiError.conflict(`An account with the email ${email} already exists`);
+      if (isUniqueViolation(err)) throw ApiError.conflict('email_taken', ERROR_MESSAGES.emailTaken(email));
       throw err;
     }
     return { jwt: signJwt(this.ctx.jwtSecret, user.id), user };
@@ -58,7 +60,7 @@ export class AccountsService {
 
   /** `address`: the client's IP as the app computes it (TRUST_PROXY). */
   login(body: LoginBody, address: string | undefined): Promise<AuthResponse> {
-    const wrong = new ApiError(401, 'Email or password is wrong.');
+    const wrong = ApiError.of(401, 'login_failed', ERROR_MESSAGES.loginFailed);
     return this.failedLogins.run(
       this.loginChecks(body.email, address),
       async () => {

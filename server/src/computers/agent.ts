@@ -1,6 +1,6 @@
-import type { CommandStatus, PolledCommand } from '@mindservice/contract';
+import { type CommandStatus, ERROR_MESSAGES, type ErrorCodeOf, type PolledCommand } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { FailureLimit, waitInWords } from '../http/failure-limit.js';
 import { type RateLimiter, clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
@@ -32,7 +32,8 @@ export interface AgentCaller {
   mindId: string | null;
 }
 
-const badCode = (message: string) => ApiError.invalidField('body.code', message);
+/** A refused install code: the code says which refusal, the message what to do. */
+const badCode = (code: ErrorCodeOf<400>, message: string) => ApiError.invalidField('body.code', message, code);
 /**
  * Install codes checked at once per instance: one (a short transaction each, hundreds a second), so
  * at most one good registration per instance is counted in advance and a fleet registering from one
@@ -67,6 +68,7 @@ export class AgentService {
     const check = {
       limiter: this.failedRegistrations,
       key: clientAddressKey(address),
+      code: 'registration_attempts_exceeded' as const,
       message: (s: number) => `Too many failed registrations from this address. Try again in ${waitInWords(s)}.`,
     };
     const refusedCode = (err: unknown) => err instanceof ApiError && err.statusCode === 400;
@@ -75,17 +77,19 @@ export class AgentService {
 
   private async registerWithCode(input: RegisterInput): Promise<{ computer_id: string; computer_name: string; computer_token: string }> {
     const code = normalizeInstallCode(input.code);
-    if (!code) throw badCode('unknown install code (it looks like XXXX-XXXX); create one with POST /computers/install-code');
+    if (!code)
+      throw badCode('install_code_unknown', 'unknown install code (it looks like XXXX-XXXX); create one with POST /computers/install-code');
     const codeHash = sha256Hex(code);
     const token = newToken('ct_');
     const now = this.ctx.clock.now().toISOString();
     return this.ctx.db.transaction(async (trx) => {
       const stored = await findInstallCode(trx, codeHash);
-      if (!stored) throw badCode('unknown install code; create one with POST /computers/install-code');
-      if (stored.used_at) throw badCode('this install code has already been used; each code registers one computer');
-      if (stored.expires_at <= now) throw badCode('this install code has expired (codes work for 15 minutes); create a new one');
+      if (!stored) throw badCode('install_code_unknown', 'unknown install code; create one with POST /computers/install-code');
+      if (stored.used_at) throw badCode('install_code_used', 'this install code has already been used; each code registers one computer');
+      if (stored.expires_at <= now)
+        throw badCode('install_code_expired', 'this install code has expired (codes work for 15 minutes); create a new one');
       if (!(await useInstallCode(trx, codeHash, now)))
-        throw badCode('this install code has already been used; each code registers one computer');
+        throw badCode('install_code_used', 'this install code has already been used; each code registers one computer');
       await checkComputersCap(this.ctx, trx, stored.user_id);
 
       const computer: StoredComputer = {
@@ -160,7 +164,7 @@ export class AgentService {
       const command = await findCommand(trx, computer.computerId, commandId);
       if (!command) throw ApiError.notFound('Command');
       if (command.status !== 'queued' && command.status !== 'sent') {
-        throw ApiError.conflict(`This command is already ${command.status}; its result cannot change`);
+        throw ApiError.conflict('command_finished', ERROR_MESSAGES.commandFinished(command.status));
       }
       // The PNG is kept apart; the rest of the result is bounded (413 beyond MIND_MAX_RESULT_BYTES).
       const { result, png } = splitResult(command.type, input.status, input.result, this.ctx.config.maxResultBytes);
@@ -170,7 +174,7 @@ export class AgentService {
         { id: commandId, computerId: computer.computerId, from: ['queued', 'sent'] },
         { status: input.status, result, screenshot: png, error, completed_at: now },
       );
-      if (!changed) throw ApiError.conflict('This command finished meanwhile; its result cannot change');
+      if (!changed) throw ApiError.conflict('command_finished', 'This command finished meanwhile; its result cannot change');
       await touchActiveComputer(trx, computer.computerId, now);
       // The event (and every webhook delivery) carries the screenshot as {bytes, url}, never its bytes.
       const shown = presentResult(computer.computerId, commandId, result, png ? png.length : null);

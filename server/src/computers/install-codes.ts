@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import type { InstallCode } from '@mindservice/contract';
+import { ERROR_MESSAGES, type InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import type { Conn } from '../db/database.js';
-import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { INSTALL_CODE_ALPHABET, INSTALL_CODE_LENGTH, INSTALL_CODE_TTL_MS } from './rules.js';
@@ -28,9 +28,7 @@ function newInstallCode(): string {
 export async function checkComputersCap(ctx: AppContext, conn: Conn, userId: string) {
   const cap = ctx.config.maxComputersPerUser;
   if ((await countComputersOfUser(conn, userId)) >= cap) {
-    throw ApiError.conflict(
-      `This account already has ${cap} computers, the most it may have (MIND_MAX_COMPUTERS_PER_USER); delete one with DELETE /computers/:id first`,
-    );
+    throw ApiError.conflict('computers_limit_reached', ERROR_MESSAGES.computersLimitReached(cap));
   }
 }
 
@@ -48,7 +46,7 @@ export async function createInstallCode(
   } else if (body.mind_id !== undefined) {
     const mind = await findMind(ctx.db, body.mind_id);
     if (!mind || mind.userId !== caller.userId) throw ApiError.notFound('Mind');
-    if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
+    if (mind.disabled) throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
     mindId = mind.id;
   }
   const code = newInstallCode();
@@ -59,7 +57,8 @@ export async function createInstallCode(
     const cap = ctx.config.maxInstallCodesPerMind;
     if ((await countOpenInstallCodes(trx, caller.userId, mindId, now.toISOString())) >= cap) {
       throw ApiError.conflict(
-        `${mindId ? 'This mind' : 'This account'} already has ${cap} open install codes, the most it may have (MIND_MAX_INSTALL_CODES_PER_MIND); use one or wait until they expire (15 minutes)`,
+        'install_codes_limit_reached',
+        ERROR_MESSAGES.installCodesLimitReached(mindId ? 'This mind' : 'This account', cap),
       );
     }
     await insertInstallCode(trx, {

@@ -1,6 +1,6 @@
-import { COMMAND_PAYLOADS, type CommandType, type QueueCommandBody } from '@mindservice/contract';
+import { COMMAND_PAYLOADS, type CommandType, issueMessage, type QueueCommandBody } from '@mindservice/contract';
 import type { z } from 'zod';
-import { ApiError, type ErrorDetail } from '../http/errors.js';
+import { ApiError, type ErrorDetail } from '../http/api-error.js';
 
 /** The query parameters each command type takes in `GET /computers/:id/command` (the payload's own names). */
 const QUERY_NAMES: Record<CommandType, readonly string[]> = {
@@ -19,13 +19,14 @@ export interface NewCommand {
   payload: Record<string, unknown>;
 }
 
-const fail = (details: ErrorDetail[]) => new ApiError(400, details.map((d) => `${d.path}: ${d.message}`).join('; '), { details });
+const fail = (details: ErrorDetail[]) =>
+  ApiError.badRequest('validation_failed', details.map((d) => `${d.path}: ${d.message}`).join('; '), details);
 
 function issuesAt(location: string, error: z.ZodError): ErrorDetail[] {
   return error.issues.map((issue) => ({
     // `keys.0` came from the one comma-separated `keys` parameter: name the parameter.
     path: [location, ...(location === 'query' ? issue.path.slice(0, 1) : issue.path)].join('.'),
-    message: issue.message === 'Required' ? 'is required' : issue.message,
+    message: issueMessage(issue),
   }));
 }
 

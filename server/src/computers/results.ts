@@ -1,5 +1,5 @@
-import type { CommandResult, ScreenshotRef } from '@mindservice/contract';
-import { ApiError } from '../http/errors.js';
+import { type CommandResult, ERROR_MESSAGES, type ScreenshotRef } from '@mindservice/contract';
+import { ApiError } from '../http/api-error.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -43,11 +43,9 @@ export function splitResult(
   }
   const size = Buffer.byteLength(JSON.stringify(rest));
   if (size > maxBytes) {
-    throw new ApiError(
-      413,
-      `body.result: ${size} bytes of JSON besides the screenshot; at most ${maxBytes} are kept (MIND_MAX_RESULT_BYTES). Send a PNG as result.screenshot_b64.`,
-      { details: [{ path: 'body.result', message: `at most ${maxBytes} bytes of JSON (MIND_MAX_RESULT_BYTES)` }] },
-    );
+    throw ApiError.of(413, 'result_too_large', ERROR_MESSAGES.resultTooLarge(size, maxBytes), {
+      details: [{ path: 'body.result', message: ERROR_MESSAGES.resultTooLargeDetail(maxBytes) }],
+    });
   }
   return { result: rest, png };
 }

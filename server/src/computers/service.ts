@@ -1,6 +1,6 @@
-import type { Command, CommandList, CommandStatus, Computer, InstallCode } from '@mindservice/contract';
+import { type Command, type CommandList, type CommandStatus, type Computer, ERROR_MESSAGES, type InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
-import { ApiError, MIND_DISABLED_MESSAGE } from '../http/api-error.js';
+import { ApiError } from '../http/api-error.js';
 import { decodeCursorText, encodeCursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
@@ -83,7 +83,7 @@ export class ComputersService {
     if (png) return png;
     const command = await findCommand(this.ctx.db, computer.id, commandId);
     if (!command) throw ApiError.notFound('Command');
-    throw new ApiError(404, `Screenshot not found: this ${command.type} command (${command.status}) carries no screenshot`);
+    throw ApiError.of(404, 'screenshot_not_found', ERROR_MESSAGES.screenshotNotFound(command.type, command.status));
   }
 
   /** Only a command still `queued` can be cancelled: one the agent has may already have run. */
@@ -98,7 +98,7 @@ export class ComputersService {
         { id: commandId, computerId: computer.id, from: ['queued'] },
         { status: 'cancelled', completed_at: now },
       );
-      if (!changed) throw ApiError.conflict(`Only a queued command can be cancelled; this one is ${command.status}`);
+      if (!changed) throw ApiError.conflict('command_not_queued', ERROR_MESSAGES.commandNotQueued(command.status));
       const result: Command = { ...command, status: 'cancelled', completed_at: now };
       await recordCommandFinished(this.ctx, trx, computer.mind_id, result);
       return result;
@@ -126,8 +126,8 @@ export class ComputersService {
     }
     for (;;) {
       const reason = await waitUnlessAborted(waiter, signal);
-      if (reason === 'aborted') throw new ApiError(499, 'The client closed the request'); // nobody reads this
-      if (reason === 'closed') throw new ApiError(503, 'The service is shutting down; try again shortly');
+      if (reason === 'aborted') throw ApiError.of(499, 'request_aborted', 'The client closed the request'); // nobody reads this
+      if (reason === 'closed') throw ApiError.of(503, 'shutting_down', ERROR_MESSAGES.shuttingDown);
       const remaining = deadline - Date.now();
       // Subscribe again before reading, so a result landing in between still wakes the next wait.
       waiter = remaining > 0 ? this.bus.waitForCommand(commandId, remaining) : ELAPSED;
@@ -148,9 +148,9 @@ export class ComputersService {
       case 'done':
         return (await findScreenshot(this.ctx.db, computer.id, command.command_id)) ?? Buffer.alloc(0);
       case 'failed':
-        throw new ApiError(502, `The agent could not take the screenshot: ${command.error ?? 'no reason given'}`);
+        throw ApiError.of(502, 'agent_failed', ERROR_MESSAGES.agentFailed(command.error ?? 'no reason given'));
       case 'cancelled':
-        throw ApiError.conflict('The screenshot command was cancelled');
+        throw ApiError.conflict('command_cancelled', ERROR_MESSAGES.screenshotCancelled);
       default:
         throw this.screenshotTimeout(waitMs);
     }
@@ -179,7 +179,7 @@ export class ComputersService {
   /** A disabled mind takes no commands from anyone: its Mind Key is refused already, its user's JWT here. */
   private async enabledMindOf(caller: UserSideCaller, computer: StoredComputer): Promise<StoredComputer> {
     if (caller.kind === 'user' && computer.mind_id && (await findMind(this.ctx.db, computer.mind_id))?.disabled) {
-      throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
+      throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
     }
     return computer;
   }
@@ -191,7 +191,7 @@ export class ComputersService {
   }
 
   private async insert(computer: StoredComputer, commandId: string, input: NewCommand): Promise<Command> {
-    if (computer.status !== 'active') throw ApiError.conflict('This computer is disabled; it takes no commands');
+    if (computer.status !== 'active') throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
     const command: Command = {
       command_id: commandId,
       computer_id: computer.id,
@@ -208,9 +208,7 @@ export class ComputersService {
     await this.ctx.db.transaction(async (trx) => {
       const cap = this.ctx.config.maxQueuedCommandsPerComputer;
       if ((await countQueuedCommands(trx, computer.id)) >= cap) {
-        throw ApiError.conflict(
-          `This computer already has ${cap} commands queued, the most it may have (MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER); wait until its agent takes some or cancel some`,
-        );
+        throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
       }
       await insertCommand(trx, command);
       if (computer.mind_id) await this.ctx.events.touch(trx, computer.mind_id);
@@ -239,9 +237,6 @@ export class ComputersService {
   }
 
   private screenshotTimeout(waitMs: number) {
-    return new ApiError(
-      504,
-      `The computer did not send a screenshot within ${seconds(waitMs)}. Is its agent running? GET /computers/:id shows whether it is online.`,
-    );
+    return ApiError.of(504, 'screenshot_timeout', ERROR_MESSAGES.screenshotTimeout(seconds(waitMs)));
   }
 }

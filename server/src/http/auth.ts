@@ -1,14 +1,11 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import type { AuthKind } from '@mindservice/contract';
+import { type AuthKind, ERROR_MESSAGES, type ErrorCodeOf } from '@mindservice/contract';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../lib/config.js';
 import { sha256Hex } from '../lib/secrets.js';
-import { ApiError, MIND_DISABLED_MESSAGE } from './api-error.js';
+import { ApiError } from './api-error.js';
 import type { Caller } from './caller.js';
 import type { RateLimiter } from './rate-limit.js';
-
-export const UNAUTHORIZED_MESSAGE = 'Mind Key fehlt oder ungültig.';
-export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Use Authorization header for unlimited access.';
 
 type CredentialKind = 'mindKey' | 'jwt' | 'computerToken';
 type Presented = CredentialKind | 'unknown';
@@ -63,9 +60,11 @@ const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
  * the request's headers (and `?key=`) and gives the caller. No handler reads credentials itself.
  */
 export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups): Authenticator {
+  // Every 401 has the spec's message and guide; its code and hint say what was wrong.
   const docs = `${ctx.config.publicUrl}/docs/getting-started/authentication`;
-  const unauthorized = (hint: string) =>
-    new ApiError(401, UNAUTHORIZED_MESSAGE, { docs, details: [{ path: 'headers.authorization', message: hint }] });
+  const unauthorized = (code: ErrorCodeOf<401>, hint: string) =>
+    ApiError.of(401, code, ERROR_MESSAGES.unauthorized, { docs, details: [{ path: 'headers.authorization', message: hint }] });
+  const mindDisabled = () => ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
 
   async function authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, accepts: CredentialKind[]): Promise<Caller> {
     const header = req.headers.authorization;
@@ -73,35 +72,36 @@ export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups
     let fromQuery = false;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      if (!match) throw unauthorized('expected `Authorization: Bearer <credential>`');
+      if (!match) throw unauthorized('credential_malformed', 'expected `Authorization: Bearer <credential>`');
       token = match[1];
     } else if (accepts.includes('mindKey') && req.query?.key !== undefined) {
       await applyKeyRateLimit(req, res);
-      if (typeof req.query?.key !== 'string' || !req.query.key) throw unauthorized('the `key` query parameter must be one Mind Key');
+      if (typeof req.query?.key !== 'string' || !req.query.key)
+        throw unauthorized('credential_malformed', 'the `key` query parameter must be one Mind Key');
       token = req.query.key;
       fromQuery = true;
     }
     if (!token) {
       const wanted = accepts.map((k) => NAMES[k]).join(' or ');
-      throw unauthorized(`this route needs ${wanted}${accepts.includes('mindKey') ? ' (header or `?key=`)' : ''}`);
+      throw unauthorized('credential_missing', `this route needs ${wanted}${accepts.includes('mindKey') ? ' (header or `?key=`)' : ''}`);
     }
 
     // Whatever arrives as `?key=` is meant as a Mind Key.
     const kind = fromQuery ? 'mindKey' : classify(token);
-    if (kind === 'unknown') throw unauthorized('not a Mind Key (mk_...), a JWT or a Computer Token (ct_...)');
+    if (kind === 'unknown') throw unauthorized('credential_malformed', 'not a Mind Key (mk_...), a JWT or a Computer Token (ct_...)');
     if (!accepts.includes(kind)) {
-      throw unauthorized(`this route takes ${accepts.map((k) => NAMES[k]).join(' or ')}, not ${NAMES[kind]}`);
+      throw unauthorized('credential_wrong_kind', `this route takes ${accepts.map((k) => NAMES[k]).join(' or ')}, not ${NAMES[kind]}`);
     }
     if (kind === 'mindKey') {
       const mind = await lookups.mindByKeyHash(sha256Hex(token));
-      if (!mind) throw unauthorized("unknown Mind Key (a deleted mind's key stops working)");
-      if (mind.disabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
+      if (!mind) throw unauthorized('mind_key_invalid', "unknown Mind Key (a deleted mind's key stops working)");
+      if (mind.disabled) throw mindDisabled();
       return { kind: 'mind', userId: mind.userId, mindId: mind.id };
     }
     if (kind === 'computerToken') {
       const computer = await lookups.computerByTokenHash(sha256Hex(token));
-      if (!computer) throw unauthorized('unknown or revoked Computer Token');
-      if (computer.mindDisabled) throw ApiError.forbidden(MIND_DISABLED_MESSAGE);
+      if (!computer) throw unauthorized('computer_token_invalid', 'unknown or revoked Computer Token');
+      if (computer.mindDisabled) throw mindDisabled();
       return { kind: 'computer', userId: computer.userId, mindId: computer.mindId, computerId: computer.id };
     }
     let userId: string | undefined;
@@ -110,9 +110,9 @@ export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups
       userId = typeof payload === 'object' ? payload.sub : undefined;
     } catch (err) {
       const expired = err instanceof jwt.TokenExpiredError;
-      throw unauthorized(expired ? 'the JWT has expired; log in again' : 'invalid JWT');
+      throw expired ? unauthorized('jwt_expired', 'the JWT has expired; log in again') : unauthorized('jwt_invalid', 'invalid JWT');
     }
-    if (!userId || !(await lookups.userExists(userId))) throw unauthorized('invalid JWT');
+    if (!userId || !(await lookups.userExists(userId))) throw unauthorized('jwt_invalid', 'invalid JWT');
     return { kind: 'user', userId };
   }
 
@@ -122,7 +122,7 @@ export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups
     res.setHeader('X-RateLimit-Remaining', String(result.remaining));
     res.setHeader('X-RateLimit-Reset', String(result.resetAt));
     if (result.limited) {
-      throw new ApiError(429, RATE_LIMIT_MESSAGE, { headers: { 'Retry-After': String(result.retryAfter) } });
+      throw ApiError.of(429, 'rate_limited', ERROR_MESSAGES.rateLimited, { headers: { 'Retry-After': String(result.retryAfter) } });
     }
   }
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_MESSAGES } from '@mindservice/contract';
 import express from 'express';
 import { ApiError } from './api-error.js';
 
@@ -22,9 +23,13 @@ function parserFor(limit: number): Parser {
 export const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
+/** The media type body-parser reads as JSON (parameters such as a charset aside). */
+const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
+
 /**
- * Reads a JSON body of at most `limit` bytes; undefined when the request has none or is not JSON.
- * `checked: false` leaves checkJson to the handler (a route whose handler checks its body in pieces).
+ * Reads a JSON body of at most `limit` bytes; undefined when the request has none. A body sent as
+ * anything but JSON is a 415 saying so (not a missing body). `checked: false` leaves checkJson to
+ * the handler (a route whose handler checks its body in pieces).
  */
 export async function readJsonBody(
   req: IncomingMessage & { body?: unknown },
@@ -32,15 +37,18 @@ export async function readJsonBody(
   limit: number,
   checked = true,
 ): Promise<unknown> {
+  const contentType = req.headers['content-type'];
+  if (hasBody(req) && !JSON_TYPE.test(contentType ?? '')) {
+    // The body stays unread: the connection closes after the answer.
+    res.setHeader('Connection', 'close');
+    throw ApiError.of(415, 'content_type_unsupported', ERROR_MESSAGES.contentTypeUnsupported(contentType));
+  }
   await new Promise<void>((done, fail) => parserFor(limit)(req as never, res as never, (err?: unknown) => (err ? fail(err) : done())));
   if (checked) checkJson(req.body, 'body');
   return req.body;
 }
 
-const nulProblem = (path: string) =>
-  new ApiError(400, `${path}: must not contain the NUL character (U+0000)`, {
-    details: [{ path, message: 'must not contain the NUL character (U+0000)' }],
-  });
+const nulProblem = (path: string) => ApiError.invalidField(path, 'must not contain the NUL character (U+0000)');
 
 /**
  * Refuses what no route accepts and not every database can store: JSON nested deeper than
@@ -56,7 +64,7 @@ export function checkJson(value: unknown, location: string): void {
   const stack: Array<[node: object, depth: number, path: string]> = [[value, 1, location]];
   while (stack.length > 0) {
     const [node, depth, path] = stack.pop()!;
-    if (depth > MAX_JSON_DEPTH) throw new ApiError(400, `Request ${location} is nested deeper than ${MAX_JSON_DEPTH} levels`);
+    if (depth > MAX_JSON_DEPTH) throw ApiError.of(400, 'json_too_deep', ERROR_MESSAGES.jsonTooDeep(location, MAX_JSON_DEPTH));
     const visit = (child: unknown, key: string | number) => {
       if (typeof child === 'string') {
         if (child.includes('\0')) throw nulProblem(`${path}.${key}`);

@@ -1,22 +1,32 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import type { ErrorObject } from '@mindservice/contract';
-import type { NextFunction, Request, Response } from 'express';
-import type { ZodError } from 'zod';
+import { ERROR_MESSAGES, type ErrorObject, errorDocsPath } from '@mindservice/contract';
 import { isDatabaseBusy } from '../db/errors.js';
-import { ApiError, type ApiErrorExtra, type ErrorDetail, internalError } from './api-error.js';
+import { ApiError, type ApiErrorExtra, codeOf } from './api-error.js';
+import type { RawRequest } from './request-log.js';
+import { clip, MAX_ERROR_DETAILS } from './validation.js';
 
-export { ApiError, type ErrorDetail, internalError } from './api-error.js';
-
-/** A validation error names at most this many problems, and says how many more there are. */
-export const MAX_ERROR_DETAILS = 20;
-const MAX_DETAIL_TEXT = 300;
 const MAX_MESSAGE = 4000;
 
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+// Services import ApiError from api-error.ts and the validation helpers from validation.ts; these
+// stay for the files of memories/ and transfer/ until their move into their own rooms has landed.
+export { ApiError } from './api-error.js';
+export { validationError, validationErrorFrom } from './validation.js';
 
-export function errorBody(statusCode: number, message: string, extra: ApiErrorExtra = {}): ErrorObject {
-  const body: ErrorObject = { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message: clip(message, MAX_MESSAGE) };
-  if (extra.docs) body.docs = extra.docs;
+export const internalError = () => ApiError.of(500, 'internal_error', ERROR_MESSAGES.internal);
+
+/**
+ * The error object: the spec's fields, the code, and `docs`, the code's section of the errors guide
+ * under `publicUrl` (or the link the error carries: the 401's authentication guide).
+ */
+export function errorBody(statusCode: number, message: string, extra: ApiErrorExtra = {}, publicUrl = ''): ErrorObject {
+  const code = codeOf(statusCode, extra);
+  const body: ErrorObject = {
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    message: clip(message, MAX_MESSAGE),
+    code,
+    docs: extra.docs ?? `${publicUrl}${errorDocsPath(code)}`,
+  };
   if (extra.details?.length) body.details = extra.details.slice(0, MAX_ERROR_DETAILS);
   return body;
 }
@@ -30,45 +40,18 @@ export function sendJson(res: ServerResponse, statusCode: number, body: unknown)
   res.end(json);
 }
 
-const INTERNAL_ERROR_JSON = JSON.stringify(errorBody(500, internalError().message));
-
-export function sendError(res: ServerResponse, error: ApiError) {
+export function sendError(res: ServerResponse, error: ApiError, publicUrl = '') {
   if (res.headersSent) return void res.end();
   try {
     for (const [name, value] of Object.entries(error.extra.headers ?? {})) res.setHeader(name, value);
-    sendJson(res, error.statusCode, errorBody(error.statusCode, error.message, error.extra));
+    sendJson(res, error.statusCode, errorBody(error.statusCode, error.message, error.extra, publicUrl));
   } catch {
     // Whatever failed, the answer is still the error object, never an HTML page or a stack.
     res.statusCode = 500;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(INTERNAL_ERROR_JSON);
+    res.end(JSON.stringify(errorBody(500, ERROR_MESSAGES.internal, { code: 'internal_error' }, publicUrl)));
   }
 }
-
-/** One detail per zod issue, at most MAX_ERROR_DETAILS of them (the rest are counted). */
-function zodDetails(location: string, error: ZodError): { details: ErrorDetail[]; more: number } {
-  const details = error.issues.slice(0, MAX_ERROR_DETAILS).map((issue) => ({
-    path: clip([location, ...issue.path].join('.'), MAX_DETAIL_TEXT),
-    message: clip(issue.message === 'Required' ? 'is required' : issue.message, MAX_DETAIL_TEXT),
-  }));
-  return { details, more: error.issues.length - details.length };
-}
-
-/** 400 naming each invalid field (at most MAX_ERROR_DETAILS, then how many more), for each part of a request that failed. */
-export function validationError(failures: Array<[location: string, error: ZodError]>): ApiError {
-  const details: ErrorDetail[] = [];
-  let more = 0;
-  for (const [location, error] of failures) {
-    const part = zodDetails(location, error);
-    const room = MAX_ERROR_DETAILS - details.length;
-    details.push(...part.details.slice(0, room));
-    more += part.more + Math.max(0, part.details.length - room);
-  }
-  const message = details.map((d) => `${d.path}: ${d.message}`).join('; ') || 'Invalid request';
-  return new ApiError(400, more > 0 ? `${message}; and ${more} more problem${more === 1 ? '' : 's'}` : message, { details });
-}
-
-export const validationErrorFrom = (location: string, error: ZodError) => validationError([[location, error]]);
 
 interface BodyParserError {
   type?: string;
@@ -84,37 +67,47 @@ interface BodyParserError {
  */
 export function apiErrorOf(err: unknown): ApiError | 'aborted' | undefined {
   if (err instanceof ApiError) return err;
-  if (isDatabaseBusy(err)) return new ApiError(503, 'The database is busy. Retry in a few seconds.', { headers: { 'Retry-After': '5' } });
+  if (isDatabaseBusy(err)) return ApiError.of(503, 'database_busy', ERROR_MESSAGES.databaseBusy, { headers: { 'Retry-After': '5' } });
   const parserError = err as BodyParserError;
-  if (parserError?.type === 'entity.parse.failed') return new ApiError(400, `Request body is not valid JSON: ${parserError.message}`);
-  if (parserError?.type === 'entity.too.large') {
-    const mb = parserError.limit ? `${Math.round(parserError.limit / 1024 / 1024)} MB` : 'the limit';
-    return new ApiError(413, `Request body is larger than ${mb}`);
+  switch (parserError?.type) {
+    case 'entity.parse.failed':
+      return ApiError.of(400, 'json_invalid', ERROR_MESSAGES.jsonInvalid(parserError.message ?? ''));
+    case 'entity.too.large':
+      return ApiError.of(413, 'body_too_large', ERROR_MESSAGES.bodyTooLarge(parserError.limit));
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return ApiError.of(415, 'encoding_unsupported', ERROR_MESSAGES.encodingUnsupported(parserError.message ?? ''));
+    case 'request.aborted':
+      return 'aborted';
   }
-  if (parserError?.type === 'encoding.unsupported' || parserError?.type === 'charset.unsupported') {
-    return new ApiError(415, `Unsupported request body encoding: ${parserError.message}`);
-  }
-  if (parserError?.type === 'request.aborted') return 'aborted';
-  if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return new ApiError(parserError.status, parserError.message ?? 'Bad request');
-  }
+  // What else body-parser refuses with a 400 (a body shorter than its Content-Length) is no JSON either.
+  if (parserError?.status === 400) return ApiError.of(400, 'json_invalid', parserError.message ?? 'Bad request');
   return undefined;
 }
 
-/** Answers a failed request with the error object (see apiErrorOf); the unexpected go to `onUnexpected` first. */
-export function answerError<Req>(err: unknown, req: Req, res: ServerResponse, onUnexpected: (err: unknown, req: Req) => void) {
-  const error = apiErrorOf(err);
-  if (error === 'aborted') return void res.end();
-  if (error) return sendError(res, error);
-  onUnexpected(err, req);
-  sendError(res, internalError());
+/** How an app answers failures: the error object with `docs` under its public URL, the unexpected reported first. */
+export interface ErrorResponder {
+  send(res: ServerResponse, error: ApiError): void;
+  /** Answers whatever a request threw (see apiErrorOf); the unexpected go to `onUnexpected`, then are a 500. */
+  answer(err: unknown, req: RawRequest, res: ServerResponse): void;
 }
 
-/** The final Express middleware (docs and unknown paths): everything that goes wrong ends here as the error object. */
-export function errorMiddleware(onUnexpected: (err: unknown, req: Request) => void) {
-  return (err: unknown, req: Request, res: Response, _next: NextFunction) => answerError(err, req, res, onUnexpected);
+export function errorResponder(publicUrl: string, onUnexpected: (err: unknown, req: RawRequest) => void): ErrorResponder {
+  const send = (res: ServerResponse, error: ApiError) => sendError(res, error, publicUrl);
+  return {
+    send,
+    answer(err, req, res) {
+      const error = apiErrorOf(err);
+      if (error === 'aborted') return void res.end();
+      if (error) return send(res, error);
+      onUnexpected(err, req);
+      send(res, internalError());
+    },
+  };
 }
 
-export function notFoundMiddleware(req: Request, res: Response) {
-  sendError(res, new ApiError(404, `Route ${req.method} ${req.path} not found`));
-}
+/** The spec's 404 for a path no route has, pointing to the list of routes. */
+export const routeNotFound = (method: string, path: string) =>
+  ApiError.of(404, 'route_not_found', ERROR_MESSAGES.routeNotFound(method, path), {
+    details: [{ path: 'url', message: 'is no route of this service; GET /endpoints lists every route' }],
+  });

@@ -1,13 +1,15 @@
+import type { ErrorCodeOf } from '@mindservice/contract';
 import { ApiError } from './api-error.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';
 
 // Limits on failed attempts, over the rate limiters: the mechanism only. The areas hold the policy,
 // their limits, keys and messages (accounts/service.ts for logins, computers/agent.ts for install codes).
 
-/** One check of a counted attempt: the limiter, the key, and the 429's message given the seconds to wait. */
+/** One check of a counted attempt: the limiter, the key, and the 429's code and message given the seconds to wait. */
 export interface AttemptCheck {
   limiter: RateLimiter;
   key: string;
+  code: ErrorCodeOf<429>;
   message: (retryAfterSeconds: number) => string;
 }
 
@@ -17,7 +19,7 @@ interface CountedAttempt {
 }
 
 const tooMany = (check: AttemptCheck, result: RateLimitResult) =>
-  new ApiError(429, check.message(result.retryAfter), { headers: { 'Retry-After': String(result.retryAfter) } });
+  ApiError.of(429, check.code, check.message(result.retryAfter), { headers: { 'Retry-After': String(result.retryAfter) } });
 
 /** Counts an attempt under every check, or, past any limit, counts nothing and throws the 429. */
 async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {

@@ -65,7 +65,8 @@ const MCP_RESPONSE_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'WWW-Aut
 
 /**
  * CORS for the browser origins an operator lists (MIND_CORS_ORIGINS); off when none are. Answers a
- * preflight itself (true: the request is done); on other requests it adds the headers and returns false.
+ * listed origin's preflight itself (true: the request is done); on its other requests it adds the
+ * headers and returns false. Requests from other origins get no CORS header at all.
  */
 export function corsFor(origins: string[]): (req: IncomingMessage, res: ServerResponse) => boolean {
   if (origins.length === 0) return () => false;
@@ -83,6 +84,9 @@ export function corsFor(origins: string[]): (req: IncomingMessage, res: ServerRe
     maxAge: 600,
   });
   return (req, res) => {
+    // Only a listed origin gets CORS headers; another's preflight is an OPTIONS like any (204 with Allow).
+    const origin = req.headers.origin;
+    if (origin === undefined || !(origins.includes('*') || origins.includes(origin))) return false;
     let passed = false;
     // With a fixed list of origins the cors package decides synchronously.
     middleware(req as never, res as never, () => (passed = true));

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { bodyLimitOf, type ContractRoute, listRoutes, type RouteMetadata } from '@mindservice/contract';
+import { bodyLimitOf, type ContractRoute, ERROR_MESSAGES, listRoutes, type RouteMetadata } from '@mindservice/contract';
 import { type AppRoute, type AppRouter, checkZodSchema, isAppRouteNoBody, isAppRouteOtherResponse, validateResponse } from '@ts-rest/core';
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.js';
 import type { Authenticator } from './auth.js';
 import type { Caller } from './caller.js';
 import { checkJson, hasBody, readJsonBody } from './body.js';
-import { answerError, sendJson, validationError } from './errors.js';
+import { type ErrorResponder, sendJson } from './errors.js';
 import type { RawRequest } from './request-log.js';
 import type { ApiRequest } from './router.js';
+import { validationError } from './validation.js';
 
 /** A handler of the router implementation, untyped so that one table holds them all (each is typed by its route where written). */
 type AnyHandler = (args: Record<string, unknown>) => Promise<{ status: number | string; body: unknown }>;
@@ -41,7 +42,8 @@ export interface PipelineOptions {
   validateResponses: boolean;
   /** The client's address under the trust-proxy setting (`?key=` and failed logins are limited by it). */
   ipOf: (req: IncomingMessage) => string;
-  onUnexpected: (err: unknown, req: RawRequest) => void;
+  /** How failures are answered (the unexpected logged first). */
+  errors: ErrorResponder;
 }
 
 /** `/computers/:id/commands` -> a pattern matching as Express does: any case, an optional trailing slash. */
@@ -68,11 +70,18 @@ const decodeParam = (name: string, raw: string) => {
   try {
     return decodeURIComponent(raw);
   } catch {
-    throw new ApiError(400, `params.${name}: is not valid percent-encoding`, {
-      details: [{ path: `params.${name}`, message: 'is not valid percent-encoding' }],
-    });
+    throw ApiError.invalidField(`params.${name}`, 'is not valid percent-encoding');
   }
 };
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods a path takes, as `Allow` lists them: each route's, HEAD with GET, and OPTIONS. */
+function allowOf(routes: CompiledRoute[]): string[] {
+  const methods = new Set<string>(['OPTIONS', ...routes.map((compiled) => compiled.route.method)]);
+  if (methods.has('GET')) methods.add('HEAD');
+  return METHOD_ORDER.filter((method) => methods.has(method));
+}
 
 /**
  * The one way a request to a contract route is served: the route matched from the contract's list,
@@ -183,25 +192,50 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     return answerOf(compiled, await run(compiled, input, caller, req, res));
   }
 
-  /** The server for this request if it addresses a contract route, else undefined (Express takes it). */
-  const routeFor = (req: RawRequest): ((res: ServerResponse) => void) | undefined => {
-    const routes = byMethod.get(req.method ?? '');
-    if (!routes) return undefined;
-    // As Express reads it: a #fragment is no part of the path or the query.
+  const allRoutes = [...byKey.values()];
+
+  /** A request's path as Express reads it (a #fragment is no part of the path or the query), and its query. */
+  function targetOf(req: RawRequest): { path: string; query: string } {
     const url = req.url ?? '';
     const fragmentAt = url.indexOf('#');
     const target = fragmentAt < 0 ? url : url.slice(0, fragmentAt);
     const queryAt = target.indexOf('?');
-    const path = queryAt < 0 ? target : target.slice(0, queryAt);
-    for (const compiled of routes) {
+    return queryAt < 0 ? { path: target, query: '' } : { path: target.slice(0, queryAt), query: target.slice(queryAt + 1) };
+  }
+
+  /** The methods the request's path takes (`Allow`), or [] when no route has the path. */
+  const allowedMethods = (req: RawRequest): string[] => {
+    const { path } = targetOf(req);
+    const routes = allRoutes.filter((compiled) => compiled.pattern.test(path));
+    return routes.length > 0 ? allowOf(routes) : [];
+  };
+
+  /**
+   * The server for this request if it addresses a contract route's path, else undefined (Express
+   * takes it). A path with other methods than this one is a 405 naming them in `Allow`; OPTIONS
+   * answers 204 with `Allow` (CORS headers come only for a listed origin, from headers.ts).
+   */
+  const routeFor = (req: RawRequest): ((res: ServerResponse) => void) | undefined => {
+    const { path, query } = targetOf(req);
+    for (const compiled of byMethod.get(req.method ?? '') ?? []) {
       const match = compiled.pattern.exec(path);
       if (!match) continue;
-      const query = queryAt < 0 ? '' : target.slice(queryAt + 1);
       return (res) => {
-        serve(compiled, match, query, req as ApiRequest, res).catch((err: unknown) => answerError(err, req, res, options.onUnexpected));
+        serve(compiled, match, query, req as ApiRequest, res).catch((err: unknown) => options.errors.answer(err, req, res));
       };
     }
-    return undefined;
+    const allow = allowedMethods(req);
+    if (allow.length === 0) return undefined;
+    return (res) => {
+      res.setHeader('Allow', allow.join(', '));
+      if (req.method === 'OPTIONS') {
+        res.statusCode = 204;
+        return void res.end();
+      }
+      const takes = allow.filter((method) => method !== 'HEAD' && method !== 'OPTIONS');
+      if (hasBody(req)) res.setHeader('Connection', 'close');
+      options.errors.send(res, ApiError.of(405, 'method_not_allowed', ERROR_MESSAGES.methodNotAllowed(req.method ?? '', path, takes)));
+    };
   };
-  return Object.assign(routeFor, { invoke });
+  return Object.assign(routeFor, { invoke, allowedMethods });
 }

@@ -41,7 +41,9 @@ export class ContentCipher {
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
       // Only a changed MIND_ENCRYPTION_KEY (or a damaged row) gets here; say so without details.
-      throw new ApiError(500, "A credentials memory cannot be decrypted: the server's encryption key has changed since it was stored.");
+      throw new ApiError(500, "A credentials memory cannot be decrypted: the server's encryption key has changed since it was stored.", {
+        code: 'encryption_key_changed',
+      });
     }
   }
 }

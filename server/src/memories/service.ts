@@ -128,7 +128,7 @@ export class MemoriesService {
   }
 
   private keyTaken(category: string, key: string) {
-    return ApiError.conflict(`body.key: another memory of this mind already has the key "${key}" in ${category}`);
+    return ApiError.conflict('memory_key_taken', `body.key: another memory of this mind already has the key "${key}" in ${category}`);
   }
 
   /**
@@ -231,6 +231,7 @@ export class MemoriesService {
   async setVerified(caller: Verifier, id: string, verified: boolean): Promise<Memory> {
     if (caller.kind === 'mind') {
       throw ApiError.forbidden(
+        'jwt_required',
         `${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`,
       );
     }

@@ -1,6 +1,6 @@
-import type { CreateMindBody, CreatedMind, MindSummary } from '@mindservice/contract';
+import { type CreateMindBody, type CreatedMind, ERROR_MESSAGES, type MindSummary } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { countMindsOfUser, findMind, insertMind, insertMindDeletion, listMindsOfUser, lockUser, markMindRowDeleted } from './store.js';
 
@@ -27,7 +27,7 @@ export class MindsService {
     await this.ctx.db.transaction(async (trx) => {
       await lockUser(trx, this.ctx.dialect, userId);
       if ((await countMindsOfUser(trx, userId)) >= max) {
-        throw ApiError.conflict(`A user can have at most ${max} minds; delete one before creating another`);
+        throw ApiError.conflict('minds_limit_reached', ERROR_MESSAGES.mindsLimitReached(max));
       }
       await insertMind(trx, mind, userId, sha256Hex(mindKey));
     });
@@ -47,7 +47,7 @@ export class MindsService {
   async delete(userId: string, mindId: string): Promise<void> {
     const mind = await findMind(this.ctx.db, mindId);
     if (!mind) throw ApiError.notFound('Mind');
-    if (mind.userId !== userId) throw ApiError.forbidden('This mind belongs to another user');
+    if (mind.userId !== userId) throw ApiError.forbidden('mind_not_owned', ERROR_MESSAGES.mindNotOwned);
     const now = this.ctx.clock.now().toISOString();
     if (!(await insertMindDeletion(this.ctx.db, mindId, now))) throw ApiError.notFound('Mind');
     await this.markRowIfFree(mindId, now);

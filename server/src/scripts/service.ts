@@ -21,7 +21,7 @@ export interface UpdateScriptInput {
   content?: string;
 }
 
-const nameTaken = (name: string) => ApiError.conflict(`body.name: this mind already has a script named "${name}"`);
+const nameTaken = (name: string) => ApiError.conflict('script_name_taken', `body.name: this mind already has a script named "${name}"`);
 
 /** Scripts have no event of their own; every write still moves the mind's last_activity. */
 /** A cursor is the last name shown (names are at most 200 characters). */

@@ -18,12 +18,16 @@ export function serverHref(href: string, docName: string): string {
   return `/docs${route ? `/${route}` : ''}${suffix}`;
 }
 
-/** GitHub's anchor for a heading, so `file.md#anchor` lands on the same heading in both places. */
+/**
+ * GitHub's anchor for a heading, so `file.md#anchor` lands on the same heading in both places.
+ * Emphasis marks go, an underscore inside a word stays (`task_not_found`, as GitHub keeps it).
+ */
 export function headingAnchor(text: string): string {
   return text
     .toLowerCase()
-    .replace(/[`*_]/g, '')
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/[`*]/g, '')
+    .replace(/(^|[^\p{L}\p{N}_])_+|_+(?=[^\p{L}\p{N}_]|$)/gu, '$1')
+    .replace(/[^\p{L}\p{N}_\s-]/gu, '')
     .replace(/\s/g, '-');
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type CreateTaskBody, MAX_TASKS_PAGE, type Task, type TaskStatus, type UpdateTaskBody } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { deleteTask, findTask, findTaskForUpdate, insertTask, listTasks, type TaskListPosition, updateTask } from './store.js';

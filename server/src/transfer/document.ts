@@ -44,7 +44,7 @@ function unique<T>(items: T[], keyOf: (item: T) => string | null, at: (i: number
   items.forEach((item, i) => {
     const key = keyOf(item);
     if (key === null) return;
-    if (seen.has(key)) throw ApiError.invalidField(at(i), `${what} appears twice in the document`);
+    if (seen.has(key)) throw ApiError.invalidField(at(i), `${what} appears twice in the document`, 'import_duplicate');
     seen.add(key);
   });
 }

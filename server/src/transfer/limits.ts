@@ -28,10 +28,12 @@ export function checkItemCount(doc: ItemArrays, maxItems: number): void {
     `body: the document holds ${count.toLocaleString('en')} items (memories, tasks, chat messages, scripts and webhooks together); ` +
       `one import takes at most ${maxItems.toLocaleString('en')} (MIND_IMPORT_MAX_ITEMS). Split it into documents of at most that many ` +
       'items and import them one after another (with mode=replace, only the first; the rest with mode=merge).',
+    { code: 'import_too_large' },
   );
 }
 
-const tooMany = (message: string) => new ApiError(429, message, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+const tooMany = (message: string) =>
+  new ApiError(429, message, { code: 'imports_busy', headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
 
 /** An import counts as at least this many items: even a small one is a transaction and a few queries. */
 const SMALLEST_WEIGHT = 1_000;

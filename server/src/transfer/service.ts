@@ -51,7 +51,7 @@ export class TransferService {
 
   async export(caller: Exporter, query: { mind_id?: string; include_credentials?: boolean }): Promise<MindExport> {
     if (caller.kind === 'mind' && query.include_credentials) {
-      throw ApiError.forbidden("include_credentials=true needs the owning human's JWT (with mind_id), not a Mind Key");
+      throw ApiError.forbidden('jwt_required', "include_credentials=true needs the owning human's JWT (with mind_id), not a Mind Key");
     }
     if (caller.kind === 'user' && query.mind_id === undefined) {
       throw ApiError.invalidField('query.mind_id', 'is required with a JWT (which of your minds to export)');
@@ -112,7 +112,10 @@ export class TransferService {
         // nothing was written; plan again from what the mind holds now, once.
         if (!isUniqueViolation(err)) throw err;
         if (attempt === 2) {
-          throw ApiError.conflict('The mind changed while this import was being written, so nothing was imported. Send the import again.');
+          throw ApiError.conflict(
+            'import_conflict',
+            'The mind changed while this import was being written, so nothing was imported. Send the import again.',
+          );
         }
       }
     }

@@ -2,6 +2,7 @@ import {
   type CreateWebhookBody,
   type CreatedWebhook,
   type Delivery,
+  ERROR_MESSAGES,
   eventMatches,
   parseEventPatterns,
   type UpdateWebhookBody,
@@ -14,7 +15,7 @@ import type { Conn, Trx } from '../db/database.js';
 import { lockMind } from '../minds/store.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { RecordedEvent } from '../events/recorder.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
 import type { SecretBox } from './secret-box.js';
@@ -36,8 +37,6 @@ import {
 } from './store.js';
 
 export const MAX_WEBHOOKS_PER_MIND = 20;
-const DUPLICATE_URL = 'A webhook with this url already exists in this mind';
-
 export class WebhooksService {
   constructor(
     private readonly ctx: AppContext,
@@ -63,7 +62,7 @@ export class WebhooksService {
       .transaction(async (trx) => {
         await lockMind(trx, this.ctx.dialect, mindId);
         if ((await countWebhooks(trx, mindId)) >= MAX_WEBHOOKS_PER_MIND) {
-          throw ApiError.conflict(`A mind can have at most ${MAX_WEBHOOKS_PER_MIND} webhooks; delete one before adding another`);
+          throw ApiError.conflict('webhooks_limit_reached', ERROR_MESSAGES.webhooksLimitReached(MAX_WEBHOOKS_PER_MIND));
         }
         await insertWebhook(trx, row);
       })
@@ -101,7 +100,7 @@ export class WebhooksService {
 
   async test(mindId: string, id: string): Promise<WebhookTestResult> {
     const webhook = await this.require(mindId, id);
-    if (!webhook.enabled) throw ApiError.conflict('The webhook is disabled; enable it before sending a test event');
+    if (!webhook.enabled) throw ApiError.conflict('webhook_disabled', ERROR_MESSAGES.webhookDisabledForTest);
     const result = await this.deliverer.sendTest(webhook);
     return {
       delivered: result.status !== null && result.status >= 200 && result.status < 300,
@@ -131,7 +130,7 @@ export class WebhooksService {
     const webhook = await this.require(mindId, id);
     const original = await findDelivery(this.ctx.db, id, deliveryId);
     if (!original) throw ApiError.notFound('Delivery');
-    if (!webhook.enabled) throw ApiError.conflict('The webhook is disabled; enable it before redelivering');
+    if (!webhook.enabled) throw ApiError.conflict('webhook_disabled', ERROR_MESSAGES.webhookDisabledForRedelivery);
     const now = this.ctx.clock.now().toISOString();
     const row = pendingDelivery(webhook.id, { id: original.event_id, mindId, type: original.event }, now);
     await insertDeliveries(this.ctx.db, [row]);
@@ -230,6 +229,6 @@ function normalizeEvents(text: string, field: string): string {
 }
 
 function rethrowDuplicateUrl(err: unknown): never {
-  if (isUniqueViolation(err)) throw ApiError.conflict(DUPLICATE_URL);
+  if (isUniqueViolation(err)) throw ApiError.conflict('webhook_url_taken', ERROR_MESSAGES.webhookUrlTaken);
   throw err;
 }

@@ -1,0 +1,3 @@
+export * from './codes.js';
+export * from './issues.js';
+export * from './messages.js';

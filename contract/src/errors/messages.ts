@@ -1,0 +1,68 @@
+// The messages the server answers, written once: the server throws with them and the OpenAPI
+// examples show them (server/test/openapi.error-examples.test.ts provokes each example on a real
+// server and compares the whole answer). The spec's fixed texts are here exactly as the spec writes
+// them: the 401, the 429 and the 404 form.
+
+const MB = 1024 * 1024;
+
+export const ERROR_MESSAGES = {
+  // The spec's own (section 7).
+  unauthorized: 'Mind Key fehlt oder ungültig.',
+  rateLimited: 'Rate limit exceeded. Use Authorization header for unlimited access.',
+  routeNotFound: (method: string, path: string) => `Route ${method} ${path} not found`,
+
+  // Every route's.
+  notFound: (what: string) => `${what} not found`,
+  methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
+    `${method} is not allowed on ${path}; it takes ${allowed.join(', ')}`,
+  mindDisabled: 'This mind is disabled. Its data is kept; the operator can enable it again.',
+  internal: 'Internal server error. The request id identifies it in the server log.',
+  shuttingDown: 'The service is shutting down. Retry in a few seconds.',
+  databaseBusy: 'The database is busy. Retry in a few seconds.',
+  jsonInvalid: (parserMessage: string) => `Request body is not valid JSON: ${parserMessage}`,
+  jsonTooDeep: (location: string, depth: number) => `Request ${location} is nested deeper than ${depth} levels`,
+  bodyTooLarge: (limitBytes: number | undefined) =>
+    `Request body is larger than ${limitBytes ? `${Math.round(limitBytes / MB)} MB` : 'the limit'}`,
+  encodingUnsupported: (parserMessage: string) => `Unsupported request body encoding: ${parserMessage}`,
+  contentTypeUnsupported: (contentType: string | undefined) =>
+    `Request body must be JSON, sent with Content-Type: application/json (this one ${contentType ? `is ${contentType}` : 'has no Content-Type'})`,
+
+  // Accounts and minds.
+  emailTaken: (email: string) => `An account with the email ${email} already exists`,
+  loginFailed: 'Email or password is wrong.',
+  mindsLimitReached: (max: number) => `A user can have at most ${max} minds; delete one before creating another`,
+  mindNotOwned: 'This mind belongs to another user',
+
+  // Webhooks.
+  webhookUrlTaken: 'A webhook with this url already exists in this mind',
+  webhooksLimitReached: (max: number) => `A mind can have at most ${max} webhooks; delete one before adding another`,
+  webhookDisabledForTest: 'The webhook is disabled; enable it before sending a test event',
+  webhookDisabledForRedelivery: 'The webhook is disabled; enable it before redelivering',
+
+  // Computers and commands.
+  computerDisabled: 'This computer is disabled; it takes no commands',
+  commandQueueFull: (cap: number) =>
+    `This computer already has ${cap} commands queued, the most it may have (MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER); wait until its agent takes some or cancel some`,
+  computersLimitReached: (cap: number) =>
+    `This account already has ${cap} computers, the most it may have (MIND_MAX_COMPUTERS_PER_USER); delete one with DELETE /computers/:id first`,
+  installCodesLimitReached: (owner: 'This mind' | 'This account', cap: number) =>
+    `${owner} already has ${cap} open install codes, the most it may have (MIND_MAX_INSTALL_CODES_PER_MIND); use one or wait until they expire (15 minutes)`,
+  commandFinished: (status: string) => `This command is already ${status}; its result cannot change`,
+  commandNotQueued: (status: string) => `Only a queued command can be cancelled; this one is ${status}`,
+  screenshotCancelled: 'The screenshot command was cancelled',
+  agentFailed: (reason: string) => `The agent could not take the screenshot: ${reason}`,
+  screenshotNotFound: (type: string, status: string) => `Screenshot not found: this ${type} command (${status}) carries no screenshot`,
+  screenshotTimeout: (wait: string) =>
+    `The computer did not send a screenshot within ${wait}. Is its agent running? GET /computers/:id shows whether it is online.`,
+  resultTooLarge: (size: number, max: number) =>
+    `body.result: ${size} bytes of JSON besides the screenshot; at most ${max} are kept (MIND_MAX_RESULT_BYTES). Send a PNG as result.screenshot_b64.`,
+  resultTooLargeDetail: (max: number) => `at most ${max} bytes of JSON (MIND_MAX_RESULT_BYTES)`,
+
+  // Memories, scripts and transfer.
+  memoryKeyTaken: (key: string, category: string) => `body.key: another memory of this mind already has the key "${key}" in ${category}`,
+  scriptNameTaken: (name: string) => `body.name: this mind already has a script named "${name}"`,
+  verifyNeedsJwt: (verified: boolean) =>
+    `${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`,
+  includeCredentialsNeedsJwt: "include_credentials=true needs the owning human's JWT (with mind_id), not a Mind Key",
+  importConflict: 'The mind changed while this import was being written, so nothing was imported. Send the import again.',
+} as const;
