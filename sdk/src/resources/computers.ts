@@ -84,12 +84,12 @@ export class Computers extends Resource {
     });
   }
 
-  /** @deprecated Use `listCommands()`: its pages are this answer's `data` and `nextPageParams()`. */
+  /** @deprecated Removed in 1.0.0 (the first published version). Use `listCommands()`: its pages are this answer's `data` and `nextPageParams()`. */
   async listCommandsPage(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): Promise<CommandList> {
     return ok(this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }));
   }
 
-  /** @deprecated Use `listCommands()`, which `for await` walks the same way. */
+  /** @deprecated Removed in 1.0.0 (the first published version). Use `listCommands()`, which `for await` walks the same way. */
   listAllCommands(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): PagePromise<Command> {
     return this.listCommands(computerId, params, options);
   }

@@ -36,7 +36,7 @@ export class Memories extends Resource {
     });
   }
 
-  /** @deprecated Use `recall()`, which `for await` walks the same way. */
+  /** @deprecated Removed in 1.0.0 (the first published version). Use `recall()`, which `for await` walks the same way. */
   recallAll(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
     return this.recall(params, options);
   }

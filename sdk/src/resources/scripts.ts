@@ -18,7 +18,7 @@ export class Scripts extends Resource {
     });
   }
 
-  /** @deprecated Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
+  /** @deprecated Removed in 1.0.0 (the first published version). Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
   async listPage(params: ListScriptsParams = {}, options?: RequestOptions): Promise<ScriptList> {
     return ok(this.api.memories.listScripts({ query: params, requestOptions: options }));
   }

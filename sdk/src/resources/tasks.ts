@@ -19,12 +19,12 @@ export class Tasks extends Resource {
     });
   }
 
-  /** @deprecated Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
+  /** @deprecated Removed in 1.0.0 (the first published version). Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
   async listPage(params: ListTasksParams = {}, options?: RequestOptions): Promise<TaskList> {
     return ok(this.api.tasks.listTasks({ query: params, requestOptions: options }));
   }
 
-  /** @deprecated Use `list()`, which `for await` walks the same way. */
+  /** @deprecated Removed in 1.0.0 (the first published version). Use `list()`, which `for await` walks the same way. */
   listAll(params: ListTasksParams = {}, options?: RequestOptions): PagePromise<Task> {
     return this.list(params, options);
   }
