@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import knex, { type Knex } from 'knex';
 import { loadConfig } from '../src/lib/config.js';
 import { isDatabaseBusy } from '../src/db/errors.js';
-import { apiErrorOf, ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/http/api-error.js';
+import { apiErrorOf } from '../src/http/errors.js';
 import { bearer, startService, TEST_DATABASE_URL, type TestService } from './harness.js';
 
 const POSTGRES_ONLY = { skip: TEST_DATABASE_URL ? false : 'PostgreSQL only' };

@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { contract, listRoutes } from '@mindservice/contract';
 import pino from 'pino';
-import { ApiError, sendError } from '../src/http/errors.js';
+import { ApiError } from '../src/http/api-error.js';
+import { sendError } from '../src/http/errors.js';
 import { mindWithComputer, queue } from './computers/helpers.js';
 import { bearer, startService, type TestService } from './harness.js';
 

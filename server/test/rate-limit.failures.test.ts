@@ -3,7 +3,7 @@
 // shared by instances) must behave the same.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ApiError } from '../src/http/errors.js';
+import { ApiError } from '../src/http/api-error.js';
 import { FailureLimit } from '../src/http/failure-limit.js';
 import { DatabaseRateLimiter, MemoryRateLimiter, type RateLimiter } from '../src/http/rate-limit.js';
 import { startService, TestClock, type TestService } from './harness.js';

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { cursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMessagePosition, insertMessages, listThread } from './store.js';

@@ -7,11 +7,6 @@ import { clip, MAX_ERROR_DETAILS } from './validation.js';
 
 const MAX_MESSAGE = 4000;
 
-// Services import ApiError from api-error.ts and the validation helpers from validation.ts; these
-// stay for the files of memories/ and transfer/ until their move into their own rooms has landed.
-export { ApiError } from './api-error.js';
-export { validationError, validationErrorFrom } from './validation.js';
-
 export const internalError = () => ApiError.of(500, 'internal_error', ERROR_MESSAGES.internal);
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import { KEYSET_FIELDS, RECALL_ROUTE } from '../memories/cursor.js';
 import type { HybridPosition } from './recall.js';

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Config } from '../lib/config.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { loadOrCreateKeyFile } from '../lib/keyfile.js';
 
 const IV_BYTES = 12;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { cursorNumber, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import type { PagePosition, RecallFilter } from './recall-filter.js';
 

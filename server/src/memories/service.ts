@@ -2,7 +2,7 @@ import type { EventName, Memory, MemoryCategory, StoreMemoryBody, UpdateMemoryBo
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import type { RecallByMeaning, RecallPage } from './recall-by-meaning.js';

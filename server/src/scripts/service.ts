@@ -3,7 +3,7 @@ import type { Script } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { deleteScript, findScript, findScriptByName, insertScript, listScriptsPage, updateScript } from './store.js';

@@ -11,7 +11,8 @@ import {
   type Task,
 } from '@mindservice/contract';
 import type { ZodError } from 'zod';
-import { ApiError, validationErrorFrom } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
+import { validationErrorFrom } from '../http/validation.js';
 import { normaliseDueAt } from '../tasks/service.js';
 import { mapInChunks } from './chunks.js';
 

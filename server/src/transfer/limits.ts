@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 
 /** What one import may cost, and how many run at once (MIND_IMPORT_* in lib/config.ts). */
 export interface ImportLimits {

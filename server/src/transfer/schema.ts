@@ -1,7 +1,7 @@
 import { IMPORT_LIMITS, MindImport } from '@mindservice/contract';
 import { type ZodError, type ZodTypeAny, z } from 'zod';
 import { checkJson } from '../http/body.js';
-import { validationError, validationErrorFrom } from '../http/errors.js';
+import { validationError, validationErrorFrom } from '../http/validation.js';
 import { inChunks } from './chunks.js';
 
 // The import route's body is held to the contract's MindImport here, not by the request pipeline

@@ -3,7 +3,7 @@ import { listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../core/context.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { MindCaller } from '../http/caller.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError } from '../http/api-error.js';
 import { REDACTED } from '../memories/service.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { findScript, listScripts } from '../scripts/store.js';
