@@ -56,7 +56,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     try {
       return await runTool(tool, args, options.invoke, call.caller, call.req, call.res);
     } catch (err) {
-      return errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req));
+      return errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req), ctx.config.publicUrl);
     }
   };
 

@@ -110,16 +110,16 @@ export const jsonTextOf = (value: unknown) => (typeof value === 'object' && valu
 /**
  * What a failed call answers: a result with `isError` whose text is the error object's message (the
  * model reads it and corrects the call), then the whole error object. Unexpected failures are
- * reported to `onUnexpected` and answered as HTTP would answer them.
+ * reported to `onUnexpected` and answered as HTTP would answer them (`docs` absolute, as over HTTP).
  */
-export function errorResultOf(err: unknown, onUnexpected: (err: unknown) => void): ToolResult {
+export function errorResultOf(err: unknown, onUnexpected: (err: unknown) => void, publicUrl = ''): ToolResult {
   const error = apiErrorOf(err);
   let apiError = error && error !== 'aborted' ? error : undefined;
   if (!apiError) {
     onUnexpected(err);
     apiError = internalError();
   }
-  const body = errorBody(apiError.statusCode, apiError.message, apiError.extra);
+  const body = errorBody(apiError.statusCode, apiError.message, apiError.extra, publicUrl);
   return {
     isError: true,
     content: [
