@@ -189,7 +189,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   }
   if (!config.databaseUrl) {
     // Started last, so that a start that fails leaves no thread behind.
-    const checkpointer = WalCheckpointer.start(sqliteFile(config), (message) => log.warn({ err: message }, 'WAL checkpoint failed'));
+    const checkpointer = WalCheckpointer.startAtFirstWrite(sqliteFile(config), (message) =>
+      log.warn({ err: message }, 'WAL checkpoint failed'),
+    );
     closers.push(() => checkpointer.stop());
   }
   ctx.state = 'ready';
