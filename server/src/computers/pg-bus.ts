@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type CommandBus, InProcessCommandBus, type Waiter } from './bus.js';
 
@@ -23,6 +23,8 @@ export class PostgresCommandBus implements CommandBus {
 
   /** Connects the listening and notifying connections; reconnects when they drop. */
   async start(): Promise<void> {
+    // Loaded here, not at import: a service on SQLite never needs the driver (some 3 MB of heap).
+    const { default: pg } = await import('pg');
     const listener = new pg.Client({ connectionString: this.connectionString });
     listener.on('notification', (message) => {
       if (!message.payload) return;
