@@ -1,4 +1,6 @@
+import { type FSWatcher, watch } from 'node:fs';
 import { createRequire } from 'node:module';
+import { basename, dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -45,29 +47,72 @@ parentPort.on('message', () => {
 `;
 
 export class WalCheckpointer {
-  private readonly exited: Promise<void>;
+  private thread?: { worker: Worker; exited: Promise<void> };
+  private watcher?: FSWatcher;
+  private stopped = false;
 
-  private constructor(private readonly worker: Worker) {
-    this.exited = new Promise((done) => worker.once('exit', () => done()));
-  }
+  private constructor(
+    private readonly file: string,
+    private readonly onError: (message: string) => void,
+    private readonly intervalMs: number,
+  ) {}
 
   /** Starts checkpointing `file` (a SQLite database in WAL mode); `onError` hears failed checkpoints. */
   static start(file: string, onError: (message: string) => void, intervalMs = 100): WalCheckpointer {
-    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
-    worker.on('message', (message: { error?: string }) => message.error && onError(message.error));
-    worker.on('error', (err) => onError(err.message));
-    worker.unref();
-    return new WalCheckpointer(worker);
+    const checkpointer = new WalCheckpointer(file, onError, intervalMs);
+    checkpointer.startThread();
+    return checkpointer;
   }
 
-  /** A last checkpoint, then the thread ends. */
+  /**
+   * As `start`, but the thread starts with the first write to the database (its WAL file changes),
+   * whoever writes: a service nobody writes to has nothing to checkpoint, and the thread is some
+   * 10 MB of RSS. From then on it runs as `start`'s. Where the folder cannot be watched, it starts now.
+   */
+  static startAtFirstWrite(file: string, onError: (message: string) => void, intervalMs = 100): WalCheckpointer {
+    const checkpointer = new WalCheckpointer(file, onError, intervalMs);
+    const wal = `${basename(file)}-wal`;
+    const written = () => checkpointer.startThread();
+    try {
+      // The folder, not the file: the WAL file is removed when the last connection closes and made anew.
+      const watcher = watch(dirname(file), { persistent: false }, (_event, name) => (name === null || name === wal) && written());
+      watcher.on('error', written);
+      checkpointer.watcher = watcher;
+    } catch {
+      written();
+    }
+    return checkpointer;
+  }
+
+  /** Whether the thread runs (with `startAtFirstWrite`, not before the first write). */
+  get running(): boolean {
+    return this.thread !== undefined;
+  }
+
+  private startThread() {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.thread || this.stopped) return;
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver, intervalMs: this.intervalMs } });
+    worker.on('message', (message: { error?: string }) => message.error && this.onError(message.error));
+    worker.on('error', (err) => this.onError(err.message));
+    worker.unref();
+    this.thread = { worker, exited: new Promise((done) => worker.once('exit', () => done())) };
+  }
+
+  /** A last checkpoint, then the thread ends (a thread not started yet never starts). */
   async stop(): Promise<void> {
-    const stopped = new Promise<void>((done) => this.worker.on('message', (message: { stopped?: boolean }) => message.stopped && done()));
-    this.worker.ref(); // unref'd while it runs; now the answer has to keep the process waiting
-    this.worker.postMessage('stop');
+    this.stopped = true;
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (!this.thread) return;
+    const { worker, exited } = this.thread;
+    const stopped = new Promise<void>((done) => worker.on('message', (message: { stopped?: boolean }) => message.stopped && done()));
+    worker.ref(); // unref'd while it runs; now the answer has to keep the process waiting
+    worker.postMessage('stop');
     // A thread that failed to start has exited already.
-    await Promise.race([stopped, this.exited]);
-    await this.worker.terminate();
+    await Promise.race([stopped, exited]);
+    await worker.terminate();
   }
 }

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { InstanceChannel } from './dialect.js';
 
@@ -24,6 +24,8 @@ export class PostgresChannel implements InstanceChannel {
 
   /** Connects the listening and notifying connections. */
   async start(): Promise<void> {
+    // Loaded here, not at import: a service on SQLite never needs the driver (some 3 MB of heap).
+    const { default: pg } = await import('pg');
     const listener = new pg.Client({ connectionString: this.connectionString });
     listener.on('notification', (message) => {
       if (message.payload) this.handlers.get(message.channel)?.(message.payload);

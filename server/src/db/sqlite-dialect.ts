@@ -124,9 +124,11 @@ export const sqliteDialect: Dialect = {
   instanceChannel: () => undefined,
   sharedNow: (_conn, serviceNow) => serviceNow,
 
-  /** WAL checkpoints on a thread of their own (checkpointer.ts). */
+  /** WAL checkpoints on a thread of their own (checkpointer.ts), from the first write to the database. */
   startHousekeeping(config, log) {
-    const checkpointer = WalCheckpointer.start(sqliteFile(config), (message) => log.warn({ err: message }, 'WAL checkpoint failed'));
+    const checkpointer = WalCheckpointer.startAtFirstWrite(sqliteFile(config), (message) =>
+      log.warn({ err: message }, 'WAL checkpoint failed'),
+    );
     return () => checkpointer.stop();
   },
 

@@ -4,12 +4,10 @@ import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import express, { type Request, type Response, type Router } from 'express';
-import { renderGuide } from './doc-links.js';
 import { faviconIco } from './favicon.js';
 
 // Only the folder of Swagger UI's files: the package's main module would load its 1.5 MB browser bundle into the server.
-const require = createRequire(import.meta.url);
-const SWAGGER_UI_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
+const swaggerUiDir = () => dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const DOCS_DIR = fileURLToPath(new URL('../../../docs/', import.meta.url));
 
@@ -41,11 +39,26 @@ const swaggerInit = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id:
 /** Whether a path is one docsRouter serves (the app hands it these, with the docs' security headers). */
 export const isDocsPath = (path: string) => path === '/' || path === '/openapi.json' || path === '/favicon.ico' || path.startsWith('/docs');
 
-/** /openapi.json, Swagger UI at /docs/api, the markdown guides under /docs/... as HTML, and /favicon.ico. */
+/** Runs `make` once, when its value is first asked for. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
+/**
+ * /openapi.json, Swagger UI at /docs/api, the markdown guides under /docs/... as HTML, and /favicon.ico.
+ * Each is made when first asked for, not at start: a service that is only called over its API
+ * carries none of them (the document alone is some 7 MB of a fresh server's RSS; the guides need marked).
+ */
 export function docsRouter(): Router {
   const router = express.Router();
-  const openapi = JSON.stringify(buildOpenApiDocument());
-  const favicon = faviconIco();
+  const openapi = once(() => JSON.stringify(buildOpenApiDocument()));
+  const favicon = once(faviconIco);
+  const swaggerDir = once(swaggerUiDir);
+  const guides = once(() => import('./doc-links.js'));
 
   // The address the server prints at start leads somewhere: the guides. 302, not 308: a browser would
   // remember a permanent redirect of the service's root for good.
@@ -54,10 +67,10 @@ export function docsRouter(): Router {
   });
 
   router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(openapi);
+    res.type('application/json').send(openapi());
   });
   router.get('/favicon.ico', (_req, res) => {
-    res.type('image/x-icon').set('Cache-Control', 'public, max-age=86400').send(favicon);
+    res.type('image/x-icon').set('Cache-Control', 'public, max-age=86400').send(favicon());
   });
   router.get('/docs/api', (_req, res) => {
     res.type('html').send(swaggerHtml);
@@ -68,10 +81,10 @@ export function docsRouter(): Router {
   for (const name of SWAGGER_UI_FILES) {
     router.get(`/docs/api/assets/${name}`, (_req, res, next) => {
       // `root`: the package lives under pnpm's `.pnpm` folder, a dot-folder send() refuses in a full path.
-      res.sendFile(name, { root: SWAGGER_UI_DIR, maxAge: '1h' }, (err) => err && next(err));
+      res.sendFile(name, { root: swaggerDir(), maxAge: '1h' }, (err) => err && next(err));
     });
   }
-  router.get(/^\/docs(\/.*)?$/, (req: Request, res: Response, next) => {
+  router.get(/^\/docs(\/.*)?$/, async (req: Request, res: Response, next) => {
     const name = (req.params[0] ?? '').replace(/^\/+|\/+$/g, '') || 'index';
     if (!/^[\w/-]+$/.test(name)) return next();
     const file = resolve(DOCS_DIR, `${name}.md`);
@@ -81,6 +94,7 @@ export function docsRouter(): Router {
     const markdown = readFileSync(found, 'utf8');
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? 'Docs';
     const docName = found.slice(DOCS_DIR.length, -'.md'.length);
+    const { renderGuide } = await guides();
     res.type('html').send(page(title, renderGuide(markdown, docName)));
   });
   return router;
