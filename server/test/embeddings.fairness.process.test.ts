@@ -1,39 +1,18 @@
 // `mind-service reindex` (its own process) and a running service share the embedding queue: on SQLite
 // as on PostgreSQL they split it between them, and never embed the same queued memory twice (issue 28).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { runCli } from './cli-process.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from './embeddings/fake-openai.js';
 import { startService, TEST_DATABASE_URL, type TestService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
 describe('reindex while the service runs', () => {
   let fake: FakeEmbeddings;
   let svc: TestService;
   const env = () => ({ MIND_EMBEDDINGS: 'openai', MIND_EMBEDDINGS_MODEL: 'topics', MIND_EMBEDDINGS_URL: fake.url });
-  const reindex = (mindId: string) => {
-    const child = spawn(process.execPath, ['server/bin/mind-service.mjs', 'reindex', mindId], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        MIND_DATA_DIR: svc.dataDir,
-        ...env(),
-        ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const exit = new Promise<number | null>((done) => child.once('exit', done));
-    return { child, exit, stdout: () => stdout, stderr: () => stderr };
-  };
+  const reindex = (mindId: string) => runCli(svc, ['reindex', mindId], env());
   const newMind = async (texts: string[]) => {
     const m = await svc.mind();
     const pending = async () => (await svc.http.get('/memory/stats').set(m.auth).expect(200)).body.pending_embeddings as number;

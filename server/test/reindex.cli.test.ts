@@ -2,17 +2,13 @@
 // the outcome counts what is embedded, whoever embedded it, says "memory" for one, and every line
 // ends with a line feed (no carriage-return progress in a pipe).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from '../src/meaning/store.js';
+import { runCli } from './cli-process.js';
 import { type FakeEmbeddings, startFakeEmbeddings, topicVector } from './embeddings/fake-openai.js';
 import { startService, type TestService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
-
-const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
 describe('mind-service reindex: what it prints', () => {
   let fake: FakeEmbeddings;
@@ -28,24 +24,12 @@ describe('mind-service reindex: what it prints', () => {
   });
 
   const reindex = (mindId: string) => {
-    const child = spawn(process.execPath, ['server/bin/mind-service.mjs', 'reindex', mindId], {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        MIND_DATA_DIR: svc.dataDir,
-        MIND_EMBEDDINGS: 'openai',
-        MIND_EMBEDDINGS_MODEL: 'topics',
-        MIND_EMBEDDINGS_URL: fake.url,
-        ...(svc.config.databaseUrl ? { DATABASE_URL: svc.config.databaseUrl } : {}),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const run = runCli(svc, ['reindex', mindId], {
+      MIND_EMBEDDINGS: 'openai',
+      MIND_EMBEDDINGS_MODEL: 'topics',
+      MIND_EMBEDDINGS_URL: fake.url,
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const exit = new Promise<number | null>((done) => child.once('exit', done));
-    return { exit, output: () => ({ stdout, stderr }) };
+    return { exit: run.exit, output: () => ({ stdout: run.stdout(), stderr: run.stderr() }) };
   };
 
   const mindWith = async (count: number) => {
