@@ -109,6 +109,30 @@ describe('rate limiters as failure counters', () => {
       const bad = await Promise.all(Array.from({ length: 10 }, () => attempt(true)));
       assert.deepEqual(bad.sort(), [...Array(2).fill('failed'), ...Array(8).fill('over')]);
     });
+    test(`${name}: FailureLimit: a peek that lands while good attempts are counted in advance does not refuse`, async () => {
+      // On PostgreSQL the peeks of a burst interleave with the hits of the attempts already running;
+      // a peek answered late must not count those (not yet failed) attempts against the next one.
+      const inner = make(`${name}-e:`);
+      let peeks = 0;
+      const limiter: RateLimiter = {
+        hit: (key) => inner.hit(key),
+        release: (key, hit) => inner.release(key, hit),
+        peek: async (key) => {
+          const delay = 15 * peeks++;
+          const result = await inner.peek(key);
+          await new Promise((r) => setTimeout(r, delay));
+          return delay === 0 ? result : inner.peek(key); // answered after the others have started
+        },
+      };
+      const limit = new FailureLimit(2);
+      const check = [{ limiter, key: 'late', code: 'login_attempts_exceeded' as const, message: () => 'over' }];
+      const attempt = () =>
+        limit
+          .run(check, () => new Promise((r) => setTimeout(() => r('ok'), 40)), () => true)
+          .catch((err: unknown) => (err as Error).message);
+      assert.deepEqual(await Promise.all(Array.from({ length: 6 }, attempt)), Array(6).fill('ok'));
+      assert.equal((await inner.peek('late')).count, 0);
+    });
   }
 
   test('database: namespaces keep limiters apart, and a limiter deletes its own ended windows', async () => {

@@ -16,27 +16,54 @@ export interface AttemptCheck {
 /** An attempt counted as a failure in advance; `release` gives the count back (it did not fail). */
 interface CountedAttempt {
   release(): Promise<void>;
+  /** It failed: the count stays. */
+  keep(): void;
 }
 
 const tooMany = (check: AttemptCheck, result: RateLimitResult) =>
   ApiError.of(429, check.code, check.message(result.retryAfter), { headers: { 'Retry-After': String(result.retryAfter) } });
 
+/** Attempts this process has counted in advance and not yet settled, per limiter and key. */
+class InFlight {
+  private readonly counts = new Map<RateLimiter, Map<string, number>>();
+  of(check: AttemptCheck): number {
+    return this.counts.get(check.limiter)?.get(check.key) ?? 0;
+  }
+  add(check: AttemptCheck, delta: 1 | -1) {
+    const keys = this.counts.get(check.limiter) ?? new Map<string, number>();
+    this.counts.set(check.limiter, keys);
+    const next = (keys.get(check.key) ?? 0) + delta;
+    if (next > 0) keys.set(check.key, next);
+    else keys.delete(check.key);
+  }
+}
+
 /** Counts an attempt under every check, or, past any limit, counts nothing and throws the 429. */
-async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {
+async function countAttempt(checks: AttemptCheck[], inFlight: InFlight): Promise<CountedAttempt> {
   const counted: Array<[AttemptCheck, RateLimitResult]> = [];
-  const giveBack = () => Promise.all(counted.map(([check, hit]) => check.limiter.release(check.key, hit))).then(() => undefined);
+  const marked: AttemptCheck[] = [];
+  let settled = false;
+  const settle = async (giveBackHits: boolean) => {
+    if (settled) return;
+    settled = true;
+    if (giveBackHits) await Promise.all(counted.map(([check, hit]) => check.limiter.release(check.key, hit)));
+    for (const check of marked) inFlight.add(check, -1);
+  };
   for (const check of checks) {
+    // Marked before the hit is written, so a peek that already sees the hit also sees the mark.
+    inFlight.add(check, 1);
+    marked.push(check);
     const hit = await check.limiter.hit(check.key).catch(async (err: unknown) => {
-      await giveBack();
+      await settle(true);
       throw err;
     });
     counted.push([check, hit]);
     if (hit.limited) {
-      await giveBack();
+      await settle(true);
       throw tooMany(check, hit);
     }
   }
-  return { release: giveBack };
+  return { release: () => settle(true), keep: () => void settle(false) };
 }
 
 /**
@@ -55,19 +82,22 @@ async function countAttempt(checks: AttemptCheck[]): Promise<CountedAttempt> {
 export class FailureLimit {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly inFlight = new InFlight();
 
   constructor(private readonly concurrency: number) {}
 
   /** Runs `check`; an error it throws for which `isFailure` holds counts as a failure. */
   async run<T>(checks: AttemptCheck[], check: () => Promise<T>, isFailure: (err: unknown) => boolean): Promise<T> {
     for (const c of checks) {
+      // Attempts this process counted in advance and has not settled are not failures (yet): they
+      // must not refuse this one, or a burst of good logins would be refused by its own members.
       const now = await c.limiter.peek(c.key);
-      if (now.limited) throw tooMany(c, now);
+      if (now.limited && now.count - this.inFlight.of(c) >= now.limit) throw tooMany(c, now);
     }
     if (this.running >= this.concurrency) await new Promise<void>((start) => this.waiting.push(start));
     else this.running++;
     try {
-      const attempt = await countAttempt(checks);
+      const attempt = await countAttempt(checks, this.inFlight);
       let failed = false;
       try {
         return await check();
@@ -75,7 +105,8 @@ export class FailureLimit {
         failed = isFailure(err);
         throw err;
       } finally {
-        if (!failed) await attempt.release();
+        if (failed) attempt.keep();
+        else await attempt.release();
       }
     } finally {
       const next = this.waiting.shift();

@@ -4,6 +4,8 @@ import type { Clock } from '../lib/clock.js';
 
 export interface RateLimitResult {
   limited: boolean;
+  /** Hits counted in the window (with this one, for a hit). */
+  count: number;
   limit: number;
   remaining: number;
   /** Unix seconds when the window ends. */
@@ -25,6 +27,7 @@ export interface RateLimiter {
 
 const resultOf = (count: number, limit: number, windowStart: number, windowMs: number, now: number, peeked = false): RateLimitResult => ({
   limited: peeked ? count >= limit : count > limit,
+  count,
   limit,
   remaining: Math.max(0, limit - count),
   resetAt: Math.ceil((windowStart + windowMs) / 1000),
