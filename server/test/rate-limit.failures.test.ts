@@ -128,7 +128,11 @@ describe('rate limiters as failure counters', () => {
       const check = [{ limiter, key: 'late', code: 'login_attempts_exceeded' as const, message: () => 'over' }];
       const attempt = () =>
         limit
-          .run(check, () => new Promise((r) => setTimeout(() => r('ok'), 40)), () => true)
+          .run(
+            check,
+            () => new Promise((r) => setTimeout(() => r('ok'), 40)),
+            () => true,
+          )
           .catch((err: unknown) => (err as Error).message);
       assert.deepEqual(await Promise.all(Array.from({ length: 6 }, attempt)), Array(6).fill('ok'));
       assert.equal((await inner.peek('late')).count, 0);
