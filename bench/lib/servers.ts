@@ -126,12 +126,13 @@ export function databaseKinds(): DatabaseKind[] {
 }
 
 /**
- * The Mind Service as operators start it (`server/src/main.ts`), default logging (info) into
+ * The Mind Service as operators start it (`pnpm start`: the compiled server through
+ * server/bin/mind-service.mjs, rebuilt first if older than its sources), default logging (info) into
  * /dev/null; bcrypt cost 4 only so that seeding accounts is fast.
  */
 export function startMindService(place: DataPlace, extraEnv: Record<string, string> = {}): Promise<ChildServer> {
   return startChild(
-    ['--import', 'tsx', 'server/src/main.ts'],
+    ['server/bin/mind-service.mjs', 'start'],
     { LOG_LEVEL: 'info', MIND_BCRYPT_COST: '4', ...place.env, ...extraEnv },
     '/health',
   );
