@@ -4,7 +4,7 @@ import type { KeywordIndex } from './keyword-index.js';
 import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { prefixed } from './rows.js';
-import { searchWords } from './search-text.js';
+import { rankingWords, searchWords } from './search-text.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
 const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
@@ -28,7 +28,7 @@ export const postgresKeywordIndex: KeywordIndex = {
     const boost = `(CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END)`;
     // Words are letters and digits only (searchWords), so they are safe as tsquery terms.
     // float8 keeps the score exact across a cursor's round trip.
-    const tsquery = filter.words.join(' | ');
+    const tsquery = rankingWords(filter.words).join(' | ');
     const query = conn('memories as m')
       .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [tsquery])
       .select(...prefixed('m'), conn.raw(`ts_rank(m.search_vector, to_tsquery('simple', ?))::float8 * ${boost} AS score`, [tsquery]));

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
-import { mindPrefix } from './search-text.js';
+import { mindPrefix, rankingWords } from './search-text.js';
 
 /**
  * Common words, stop words found by frequency (as Elasticsearch's cutoff_frequency). Scoring a word
@@ -16,7 +16,8 @@ export const COMMON_WORD_SHARE = 0.1;
 export const COMMON_WORD_MIN_MEMORIES = 1000;
 
 /**
- * Ranked recall on SQLite: BM25 over the mind's own memories (bm25Page), times the verified boost;
+ * Ranked recall on SQLite: BM25 over the mind's own memories (bm25Page) by the query's ranking
+ * words (search-text.ts: without stop words), times the verified boost;
  * the mind prefix on every indexed word restricts the search to the mind. Common words
  * (COMMON_WORD_SHARE) get weight 0: the memories holding one of the other words come first, ranked
  * by BM25 over those words; then, with score 0 and newest first, those that hold only common words.
@@ -30,10 +31,11 @@ export async function recallSqlite(
   limit: number,
   after?: PagePosition,
 ): Promise<RecallRow[]> {
-  const stats = await mindStatistics(conn, mindId, filter.words);
+  const words = rankingWords(filter.words);
+  const stats = await mindStatistics(conn, mindId, words);
   const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(stats.memories * COMMON_WORD_SHARE));
-  const ranked = filter.words.filter((w) => stats.holding.get(w)! < threshold);
-  const common = filter.words.filter((w) => stats.holding.get(w)! >= threshold);
+  const ranked = words.filter((w) => stats.holding.get(w)! < threshold);
+  const common = words.filter((w) => stats.holding.get(w)! >= threshold);
   const inTail = after !== undefined && after.score <= 0;
   const hits = ranked.length > 0 && !inTail ? await bm25Page(conn, mindId, filter, ranked, stats, limit, after) : [];
   if (hits.length < limit && common.length > 0) {
