@@ -41,3 +41,25 @@ describe('keyword ranking', () => {
     );
   });
 });
+
+describe('word variants', () => {
+  const svc = useService();
+
+  test('a word finds its plural or singular and its other spelling', async () => {
+    const mind = await svc.mind();
+    const store = async (content: string) =>
+      (await svc.http.post('/memory').set(mind.auth).send({ category: 'fact', content }).expect(201)).body.id as string;
+    const tyres = await store('New winter tyres fitted on the car in November.');
+    const colour = await store('Her favourite colour is green.');
+    const parties = await store('She hates loud parties.');
+    await store('The garden needs watering every other day.');
+    const recall = async (q: string) =>
+      ((await svc.http.get('/memory/recall').query({ q, mode: 'keyword' }).set(mind.auth).expect(200)).body as Answer).memories.map(
+        (m) => m.id,
+      );
+    assert.deepEqual(await recall('When were the tires changed?'), [tyres]);
+    assert.deepEqual(await recall('favorite colors'), [colour]);
+    assert.deepEqual(await recall('party'), [parties]);
+    assert.deepEqual(await recall('tyres'), [tyres]);
+  });
+});

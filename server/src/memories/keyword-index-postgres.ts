@@ -5,6 +5,7 @@ import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { prefixed } from './rows.js';
 import { rankingWords, searchWords } from './search-text.js';
+import { wordVariants } from './word-variants.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
 const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
@@ -16,7 +17,7 @@ const searchVector = (conn: Conn, memory: Memory) =>
 /**
  * PostgreSQL's keyword index: the row's own search_vector (migration 0500, with a GIN index),
  * written with the row, so nothing else changes with a write. Ranked recall: the mind's memories
- * whose vector holds any of the words, with their ts_rank times the verified boost as `score`.
+ * whose vector holds any of the query's ranking words or their variants (word-variants.ts), with their ts_rank times the verified boost as `score`.
  */
 export const postgresKeywordIndex: KeywordIndex = {
   scores: 'ts_rank',
@@ -28,7 +29,7 @@ export const postgresKeywordIndex: KeywordIndex = {
     const boost = `(CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END)`;
     // Words are letters and digits only (searchWords), so they are safe as tsquery terms.
     // float8 keeps the score exact across a cursor's round trip.
-    const tsquery = rankingWords(filter.words).join(' | ');
+    const tsquery = [...new Set(rankingWords(filter.words).flatMap(wordVariants))].join(' | ');
     const query = conn('memories as m')
       .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [tsquery])
       .select(...prefixed('m'), conn.raw(`ts_rank(m.search_vector, to_tsquery('simple', ?))::float8 * ${boost} AS score`, [tsquery]));

@@ -3,6 +3,7 @@ import { type Conn, runSql } from '../db/database.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
 import { mindPrefix, rankingWords } from './search-text.js';
+import { wordVariants } from './word-variants.js';
 
 /**
  * Common words, stop words found by frequency (as Elasticsearch's cutoff_frequency). Scoring a word
@@ -31,15 +32,17 @@ export async function recallSqlite(
   limit: number,
   after?: PagePosition,
 ): Promise<RecallRow[]> {
-  const words = rankingWords(filter.words);
-  const stats = await mindStatistics(conn, mindId, words);
+  const groups = rankingWords(filter.words).map(wordVariants);
+  const stats = await mindStatistics(conn, mindId, [...new Set(groups.flat())]);
   const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(stats.memories * COMMON_WORD_SHARE));
-  const ranked = words.filter((w) => stats.holding.get(w)! < threshold);
-  const common = words.filter((w) => stats.holding.get(w)! >= threshold);
+  const ranked = groups.filter((g) => holdingGroup(stats, g) < threshold);
+  const common = groups.filter((g) => holdingGroup(stats, g) >= threshold);
   const inTail = after !== undefined && after.score <= 0;
   const hits = ranked.length > 0 && !inTail ? await bm25Page(conn, mindId, filter, ranked, stats, limit, after) : [];
   if (hits.length < limit && common.length > 0) {
-    hits.push(...(await commonWordsPage(conn, mindId, filter, common, ranked, limit - hits.length, inTail ? after : undefined)));
+    hits.push(
+      ...(await commonWordsPage(conn, mindId, filter, common.flat(), ranked.flat(), limit - hits.length, inTail ? after : undefined)),
+    );
   }
   return hits.map((row) => ({ memory: rows.toMemory(row), score: Number(row.score) }));
 }
@@ -69,6 +72,16 @@ async function mindStatistics(conn: Conn, mindId: string, words: string[]): Prom
   return { memories, averageWords: memories > 0 ? row!.words! / memories || 1 : 1, holding };
 }
 
+/**
+ * How many memories hold a word or one of its variants (word-variants.ts), as BM25 counts a term:
+ * the sum, at most every memory (variants seldom share a memory, so the sum is close to the union).
+ */
+const holdingGroup = (stats: MindStatistics, group: string[]) =>
+  Math.min(
+    Math.max(stats.memories, 1),
+    group.reduce((n, w) => n + stats.holding.get(w)!, 0),
+  );
+
 type ScoredRow = ReadRow & { score: number };
 
 /** BM25's parameters, FTS5's own (k1 = 1.2, b = 0.75), so scores keep their scale. */
@@ -92,18 +105,21 @@ async function bm25Page(
   conn: Conn,
   mindId: string,
   filter: RecallFilter,
-  words: string[],
+  groups: string[][],
   stats: MindStatistics,
   limit: number,
   after?: PagePosition,
 ): Promise<ScoredRow[]> {
-  const terms = words.map((w) => mindPrefix(mindId) + w);
-  const frequencies = terms.map((_, i) => `sum(v.term = ?) AS f${i}`).join(', ');
+  const prefix = mindPrefix(mindId);
+  const termsOf = groups.map((group) => group.map((w) => prefix + w));
+  const terms = [...new Set(termsOf.flat())];
+  // A word and its variants are one term: their occurrences add up.
+  const frequencies = termsOf.map((group, i) => `sum(v.term IN (${group.map(() => '?').join(', ')})) AS f${i}`).join(', ');
   const lengthNorm = `${K1} * (${1 - B} + ${B} * r.words / ?)`;
-  const weightedSum = words.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
-  const weights = words.map((w) => idf(stats.memories, stats.holding.get(w)!));
+  const weightedSum = groups.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
+  const weights = groups.map((group) => idf(stats.memories, holdingGroup(stats, group)));
   // In the order of the placeholders in the statement.
-  const params: Knex.RawBinding[] = [...weights, stats.averageWords, ...terms, ...terms, mindId];
+  const params: Knex.RawBinding[] = [...weights, stats.averageWords, ...termsOf.flat(), ...terms, mindId];
   const conditions = filterConditions(filter, 'r', params, false);
   let position = '';
   if (after) {
