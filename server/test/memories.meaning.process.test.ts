@@ -24,7 +24,7 @@ describe('recall by meaning: durable and once across instances', () => {
   const servers: ServerProcess[] = [];
   const fakes: FakeEmbeddings[] = [];
   const cleanups: Array<() => Promise<void>> = [];
-  const env = async (fake: FakeEmbeddings, databaseUrl?: string) => {
+  const env = async (fake: FakeEmbeddings, databaseUrl?: string, timeout = '500ms') => {
     const dir = mkdtempSync(join(tmpdir(), 'mind-meaning-'));
     dirs.push(dir);
     return {
@@ -33,7 +33,7 @@ describe('recall by meaning: durable and once across instances', () => {
       MIND_EMBEDDINGS_URL: fake.url,
       MIND_EMBEDDINGS_MODEL: 'topics',
       // Claims of a killed instance pass to another after (3 + 1) x 2 x timeout + 1 s.
-      MIND_EMBEDDINGS_TIMEOUT: '500ms',
+      MIND_EMBEDDINGS_TIMEOUT: timeout,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     };
   };
@@ -76,9 +76,11 @@ describe('recall by meaning: durable and once across instances', () => {
     fake.delayMs = 20; // batches overlap in time
     const schema = await freshPostgresSchema(TEST_DATABASE_URL!);
     cleanups.push(schema.drop);
-    const a = await startServerProcess(await env(fake, schema.url));
+    // A long timeout: a request timed out on a loaded machine is sent again, which is right, but
+    // would count here as a second embedding; this test is about two instances' claims.
+    const a = await startServerProcess(await env(fake, schema.url, '10s'));
     servers.push(a);
-    const b = await startServerProcess(await env(fake, schema.url));
+    const b = await startServerProcess(await env(fake, schema.url, '10s'));
     servers.push(b);
     const key = await newMind(a.url);
     const texts = Array.from({ length: 300 }, (_, i) => `memory ${i} about the car service and the garage`);
