@@ -533,6 +533,66 @@ describe(`migrations over rows (${DB_NAME})`, () => {
     });
   });
 
+  test('0531_search_stats_postgres: each mind gets its count of indexed memories and their length (PostgreSQL), kept by writes from then on; down drops them', async () => {
+    await withDatabase(async ({ db }) => {
+      await migrateUntilBefore(db, '0531_search_stats_postgres');
+      if (!POSTGRES) {
+        const before = await columns(db, 'memory_search_stats'); // SQLite's own, from 0530
+        await migrateUpOnce(db, '0531_search_stats_postgres');
+        assert.deepEqual(await columns(db, 'memory_search_stats'), before);
+        return;
+      }
+      const { minds } = await seedAccount(db, 3);
+      const [a, b, empty] = minds.map((m) => m.id) as [string, string, string];
+      const stored = await insertMemories(db, memorySeeds(a, b));
+      const before = await memoryTables(db);
+      await migrateUpOnce(db, '0531_search_stats_postgres');
+      assert.deepEqual(await memoryTables(db), before);
+      // Distinct words of key, content and tags per indexed memory (credentials have none).
+      const distinct = (m: SeedMemory) => new Set(memoryWords(m).flat()).size;
+      const expected = (mind: string) => {
+        const own = indexed(stored).filter((m) => m.mind === mind);
+        return { mind_id: mind, memories: own.length, words: own.reduce((n, m) => n + distinct(m), 0) };
+      };
+      const stats = async () =>
+        ((await db('memory_search_stats').orderBy('mind_id').select('*')) as Array<Record<string, string | number>>).map((r) => ({
+          mind_id: r.mind_id,
+          memories: Number(r.memories),
+          words: Number(r.words),
+        }));
+      assert.deepEqual(
+        await stats(),
+        [expected(a), expected(b)].sort((x, y) => x.mind_id.localeCompare(y.mind_id)),
+      );
+
+      // Kept by writes: a new memory counts, a deleted one and a rewritten one's old words leave.
+      const [added] = await insertMemories(db, [{ mind: empty, category: 'fact', key: null, content: 'one two two three', tags: [] }]);
+      await db('memories')
+        .where({ id: stored[1]!.id })
+        .update({ search_vector: db.raw(`to_tsvector('simple', 'tea')`) });
+      await db('memories').where({ id: stored[0]!.id }).delete();
+      const now = await stats();
+      assert.deepEqual(
+        now.find((s) => s.mind_id === empty),
+        { mind_id: empty, memories: 1, words: 3 },
+      );
+      assert.deepEqual(
+        now.find((s) => s.mind_id === a),
+        { mind_id: a, memories: 1, words: 1 },
+      );
+      await db('minds').where({ id: empty }).delete();
+      assert.equal(
+        (await stats()).some((s) => s.mind_id === empty),
+        false,
+      );
+      assert.ok(added);
+
+      await migrateDownOnce(db, '0531_search_stats_postgres');
+      assert.equal(await db.schema.hasTable('memory_search_stats'), false);
+      await db('memories').where({ id: stored[1]!.id }).delete(); // no trigger left behind
+    });
+  });
+
   test("rows from every step are served by today's API: recall per mind, by meaning once embedded, screenshots, deleted minds", async () => {
     await withDatabase(async ({ db, env }) => {
       await migrateUntilBefore(db, '0151_mind_deletions');

@@ -1,6 +1,7 @@
 import type { Memory } from '@mindservice/contract';
-import type { Conn } from '../db/database.js';
+import { type Conn, runSql } from '../db/database.js';
 import type { KeywordIndex } from './keyword-index.js';
+import { bm25Idf, BM25_B, BM25_K1 } from './bm25.js';
 import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { prefixed } from './rows.js';
@@ -14,25 +15,66 @@ const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map
 const searchVector = (conn: Conn, memory: Memory) =>
   memory.category === 'credentials' ? null : conn.raw(`to_tsvector('simple', ?)`, [searchText(memory)]);
 
+/** Words are letters and digits only (searchWords), so they are safe as tsquery terms. */
+const tsqueryOf = (words: string[]) => words.join(' | ');
+
 /**
  * PostgreSQL's keyword index: the row's own search_vector (migration 0500, with a GIN index),
- * written with the row, so nothing else changes with a write. Ranked recall: the mind's memories
- * whose vector holds any of the query's ranking words or their variants (word-variants.ts), with their ts_rank times the verified boost as `score`.
+ * written with the row; the mind's count of indexed memories and their total length are kept in
+ * memory_search_stats by a trigger (migration 0531). Ranked recall is BM25 as on SQLite
+ * (recall-sqlite.ts): the query's ranking words, each with its variants (word-variants.ts) as one
+ * term; a term's number of memories is counted among the mind's own memories, a memory's length is
+ * its number of distinct words (length(tsvector)), and a word's occurrences are its positions.
  */
 export const postgresKeywordIndex: KeywordIndex = {
-  scores: 'ts_rank',
+  scores: 'bm25',
   rowFor: (conn, row, memory) => ({ ...row, search_vector: searchVector(conn, memory) }) as typeof row,
   added: async () => undefined,
   rewritten: async () => undefined,
 
-  rankedPage(conn, rows, mindId, filter, limit, after) {
-    const boost = `(CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END)`;
-    // Words are letters and digits only (searchWords), so they are safe as tsquery terms.
-    // float8 keeps the score exact across a cursor's round trip.
-    const tsquery = [...new Set(rankingWords(filter.words).flatMap(wordVariants))].join(' | ');
-    const query = conn('memories as m')
-      .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [tsquery])
-      .select(...prefixed('m'), conn.raw(`ts_rank(m.search_vector, to_tsquery('simple', ?))::float8 * ${boost} AS score`, [tsquery]));
-    return inPageOrder(conn, rows, applyFilters(query, mindId, filter), { ranked: true, limit, after });
+  async rankedPage(conn, rows, mindId, filter, limit, after) {
+    const groups = rankingWords(filter.words).map(wordVariants);
+    const all = tsqueryOf([...new Set(groups.flat())]);
+    const stats = await mindStatistics(conn, mindId, groups, all);
+    const weights = groups.map((_, i) => bm25Idf(stats.memories, stats.holding[i]!));
+    // A term's occurrences in the memory: the positions of the word and of its variants.
+    const occurrences = groups.map(
+      (group, i) =>
+        `(SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) FROM unnest(m.search_vector) u WHERE u.lexeme IN (${group.map(() => '?').join(', ')}))::float8 AS f${i}`,
+    );
+    const candidates = applyFilters(
+      conn('memories as m')
+        .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [all])
+        .select(
+          ...prefixed('m'),
+          conn.raw(occurrences.join(', '), groups.flat()),
+          conn.raw(`${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * length(m.search_vector) / ?::float8) AS norm`, [stats.averageWords]),
+        ),
+      mindId,
+      filter,
+    );
+    const weightedSum = groups.map((_, i) => `?::float8 * f${i} * ${BM25_K1 + 1} / (f${i} + norm)`).join(' + ');
+    const scored = conn
+      .from(candidates.as('c'))
+      .select(...prefixed('c'), conn.raw(`(${weightedSum}) * (CASE WHEN c.verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score`, weights));
+    return inPageOrder(conn, rows, scored, { ranked: true, limit, after });
   },
 };
+
+/** BM25's statistics of a mind for the query: its indexed memories, their average length, and how many hold each term. */
+async function mindStatistics(conn: Conn, mindId: string, groups: string[][], all: string) {
+  const holding = groups.map((_, i) => `count(*) FILTER (WHERE search_vector @@ to_tsquery('simple', ?)) AS d${i}`).join(', ');
+  const [row] = await runSql<Record<string, string | number | null>>(
+    conn,
+    `SELECT s.memories, s.words, h.* FROM (SELECT ${holding} FROM memories
+       WHERE mind_id = ? AND search_vector @@ to_tsquery('simple', ?)) h
+     LEFT JOIN memory_search_stats s ON s.mind_id = ?`,
+    [...groups.map(tsqueryOf), mindId, all, mindId],
+  );
+  const memories = Number(row?.memories ?? 0);
+  return {
+    memories,
+    averageWords: memories > 0 ? Number(row!.words) / memories || 1 : 1,
+    holding: groups.map((_, i) => Number(row?.[`d${i}`] ?? 0)),
+  };
+}

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
+import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf } from './bm25.js';
 import { mindPrefix, rankingWords } from './search-text.js';
 import { wordVariants } from './word-variants.js';
 
@@ -83,15 +84,6 @@ const holdingGroup = (stats: MindStatistics, group: string[]) =>
   );
 
 type ScoredRow = ReadRow & { score: number };
-
-/** BM25's parameters, FTS5's own (k1 = 1.2, b = 0.75), so scores keep their scale. */
-const K1 = 1.2;
-const B = 0.75;
-
-/** FTS5's IDF (fts5_aux.c): never below a millionth, so a word in most memories still counts a little. */
-const idf = (memories: number, holding: number) =>
-  // A write between reading the statistics and the counts may leave a count above the total.
-  Math.max(Math.log((Math.max(memories, holding) - holding + 0.5) / (holding + 0.5)), 1e-6);
 
 /**
  * One page ranked by BM25 with the mind's own statistics (mindStatistics) and each memory's length

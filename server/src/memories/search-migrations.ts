@@ -118,4 +118,47 @@ export const searchMigrations: Migration[] = [
       await db.raw('ALTER TABLE memories_rank DROP COLUMN words');
     },
   },
+  {
+    // PostgreSQL only: BM25 over each mind's own memories needs the mind's number of indexed memories
+    // and their total length (keyword-index-postgres.ts); SQLite keeps them since 0530.
+    name: '0531_search_stats_postgres',
+    onlyOn: ['postgres'],
+    async up(db) {
+      for (const sql of POSTGRES_STATS_UP) await db.raw(sql);
+    },
+    async down(db) {
+      await db.raw('DROP TRIGGER IF EXISTS memory_search_stats_change ON memories');
+      await db.raw('DROP FUNCTION IF EXISTS memory_search_stats_change()');
+      await db.raw('DROP TABLE IF EXISTS memory_search_stats');
+    },
+  },
+];
+
+/**
+ * PostgreSQL: memory_search_stats keeps each mind's number of indexed memories (search_vector not
+ * NULL: credentials have none) and the sum of their lengths (distinct words, length(tsvector)), kept
+ * by a trigger in the transaction of every write, and filled from the memories there are.
+ */
+const POSTGRES_STATS_UP = [
+  `CREATE TABLE memory_search_stats (
+     mind_id varchar(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
+     memories bigint NOT NULL,
+     words bigint NOT NULL)`,
+  `CREATE FUNCTION memory_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP <> 'INSERT' AND OLD.search_vector IS NOT NULL THEN
+       UPDATE memory_search_stats SET memories = memories - 1, words = words - length(OLD.search_vector)
+       WHERE mind_id = OLD.mind_id;
+     END IF;
+     IF TG_OP <> 'DELETE' AND NEW.search_vector IS NOT NULL THEN
+       INSERT INTO memory_search_stats (mind_id, memories, words) VALUES (NEW.mind_id, 1, length(NEW.search_vector))
+       ON CONFLICT (mind_id) DO UPDATE SET memories = memory_search_stats.memories + 1,
+         words = memory_search_stats.words + excluded.words;
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE TRIGGER memory_search_stats_change AFTER INSERT OR DELETE OR UPDATE OF search_vector, mind_id ON memories
+   FOR EACH ROW EXECUTE FUNCTION memory_search_stats_change()`,
+  `INSERT INTO memory_search_stats (mind_id, memories, words)
+   SELECT mind_id, count(*), sum(length(search_vector)) FROM memories WHERE search_vector IS NOT NULL GROUP BY mind_id`,
 ];
