@@ -108,6 +108,22 @@ describe('tenants apart in search', () => {
     assert.deepEqual(await keyword(), before);
   });
 
+  test("hundreds of another mind's memories with the same words leave a mind's recall identical in every mode", async () => {
+    const a = tenant(svc, await svc.mind());
+    const b = tenant(svc, await svc.mind());
+    await a.store({ content: 'The budget review for the garden project is on Friday.' });
+    await a.store({ content: 'Review the quarterly budget with Sam before the board meeting.', tags: ['budget'] });
+    await a.store({ content: 'The garden needs new tyres for the wheelbarrow.' });
+    await a.embedded();
+    const questions = ['budget review', 'When is the garden budget meeting?', 'wheelbarrow tires'];
+    const before = await answers(a, questions);
+    for (let i = 0; i < 300; i++) {
+      await b.store({ content: `budget review ${'garden meeting '.repeat(i % 5)}notes ${i} ${'tyres '.repeat(i % 3)}`, tags: ['budget'] });
+    }
+    await b.embedded();
+    assert.deepEqual(await answers(a, questions), before);
+  });
+
   test("a mind's scores depend on what it holds now, not on how it got there", async () => {
     const history = tenant(svc, await svc.mind());
     const fresh = tenant(svc, await svc.mind());
