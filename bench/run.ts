@@ -13,6 +13,7 @@ import { load, markdownTable, type Row, row, writeResults } from './lib/report.j
 import { databaseKinds, ROOT } from './lib/servers.js';
 import { benchMcp, MCP_ROUNDS_FULL, MCP_ROUNDS_QUICK } from './mcp.js';
 import { benchMemories, MEMORIES_FULL, MEMORIES_QUICK } from './memories.js';
+import { benchRecallConversations } from './recall-conversations.js';
 import { benchEmbedderCost, benchRecallQuality } from './recall-quality.js';
 import { benchWebhooks, WEBHOOKS_FULL, WEBHOOKS_QUICK } from './webhooks.js';
 
@@ -49,6 +50,7 @@ for (const kind of databaseKinds()) {
   await step('remote computers', kind, () => benchComputers(kind, quick ? COMPUTERS_QUICK : COMPUTERS_FULL));
   await step('memories', kind, () => benchMemories(kind, quick ? MEMORIES_QUICK : MEMORIES_FULL));
   await step('recall quality', kind, () => benchRecallQuality(kind));
+  await step('conversation recall', kind, () => benchRecallConversations(kind, quick));
   await step('embedder cost', kind, () => benchEmbedderCost(kind));
   await step('webhooks', kind, () => benchWebhooks(kind, quick ? WEBHOOKS_QUICK : WEBHOOKS_FULL));
 }
