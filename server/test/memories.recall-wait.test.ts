@@ -116,7 +116,7 @@ describe('wait_ms: a recall by meaning waits for the mind’s pending embeddings
       assert.ok(took >= 590 && took < 1_600, `answered after ${took} ms`);
       assert.ok(!found(page, violin.id));
       // Keyword mode and a recall without words never wait.
-      for (const query of [{ q: 'violin', mode: 'keyword' }, {}]) {
+      for (const query of [{ q: 'violin', mode: 'keyword' }, {}] as Array<Record<string, string>>) {
         const quick = Date.now();
         const hits = await m.recall({ ...query, wait_ms: '2000' });
         assert.ok(Date.now() - quick < 1_000, `${JSON.stringify(query)} waited ${Date.now() - quick} ms`);

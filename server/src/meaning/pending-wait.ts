@@ -42,9 +42,8 @@ export class PendingWaits {
   /** Sleeps `ms`, or less when the worker embedded some of the mind's memories or `signal` aborts. */
   private nap(mindId: string, ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise<void>((resolve) => {
-      let set = this.waiters.get(mindId);
-      if (!set) this.waiters.set(mindId, (set = new Set()));
-      const mine = set;
+      const mine = this.waiters.get(mindId) ?? new Set<() => void>();
+      this.waiters.set(mindId, mine);
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', done);
