@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startService, type TestService, useService } from './harness.js';
 import { topicVector } from './embeddings/fake-openai.js';
 import { eventually } from './webhooks/receiver.js';
@@ -124,6 +125,28 @@ describe('wait_ms: a recall by meaning waits for the mind’s pending embeddings
       }
       assert.equal(await m.pending(), 1);
     } finally {
+      gate.release();
+    }
+  });
+
+  test('a caller that goes away ends its wait: the queue is no longer looked at for it', async () => {
+    const m = await mind();
+    gate.hold();
+    const looks: number[] = [];
+    const onQuery = (query: { sql: string }) => {
+      if (/embedding_queue/.test(query.sql) && /count\(/i.test(query.sql)) looks.push(Date.now());
+    };
+    svc.ctx.db.on('query', onQuery);
+    try {
+      await m.store('Mia started violin lessons in September.', [HELD]);
+      await assert.rejects(m.get({ q: 'which instrument', mode: 'semantic', wait_ms: '2000' }).timeout(400), /Timeout/);
+      await sleep(100); // the server sees the connection close
+      const gone = looks.length;
+      assert.ok(gone >= 2, `looked ${gone} times while the caller waited`);
+      await sleep(900); // a wait still running would look every 250 ms (SQLite) or 50 ms (PostgreSQL)
+      assert.equal(looks.length, gone, 'no look at the queue after the caller left');
+    } finally {
+      svc.ctx.db.off('query', onQuery);
       gate.release();
     }
   });
