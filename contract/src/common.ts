@@ -152,6 +152,22 @@ export const QueryInteger = (min: number, max: number) =>
     // A client passes a number (sent as its decimal digits); the server reads the query string's text.
     .openapi({ type: 'integer', minimum: min, maximum: max }) as unknown as z.ZodType<number, z.ZodTypeDef, number>;
 
+/**
+ * A number in a query string, written as JSON writes one (`0.5`, `1`, `5e-7`: what a client's
+ * `String(x)` gives; a `-` first where negatives are allowed), so `.5`, ` 0.5`, `0x1` and `Infinity`
+ * are 400s; the document says `type: number` with its range, and the message names it.
+ */
+export const QueryNumber = (min: number, max: number) => {
+  const range = `must be a number from ${min} to ${max}`;
+  const json = min < 0 ? /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/ : /^(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+  return z
+    .string()
+    .regex(json, `${range}, written as in JSON (such as 0.5)`)
+    .transform(Number)
+    .pipe(z.number().min(min, range).max(max, range))
+    .openapi({ type: 'number', minimum: min, maximum: max }) as unknown as z.ZodType<number, z.ZodTypeDef, number>;
+};
+
 // Years 0001-9998: a date-time's offset then never moves it out of four digits in UTC.
 const YEAR = `(?:0(?:00[1-9]|0[1-9][0-9]|[1-9][0-9][0-9])|[1-8][0-9]{3}|9(?:[0-8][0-9][0-9]|9[0-8][0-9]|99[0-8]))`;
 const DATE =

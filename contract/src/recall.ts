@@ -1,9 +1,11 @@
-import { errors, IsoDateOrDateTime, c, meta, QueryBoolean, QueryInteger } from './common.js';
+import { errors, IsoDateOrDateTime, c, meta, QueryBoolean, QueryInteger, QueryNumber } from './common.js';
 import { Memory, MemoryCategory, Tag } from './memories.js';
 import { z } from './zod.js';
 
 /** A recall can require at most this many tags (a memory holds at most 50). */
 export const MAX_RECALL_TAGS = 20;
+/** The longest a recall waits for the mind's pending embeddings (`wait_ms`). */
+export const MAX_RECALL_WAIT_MS = 2000;
 
 export const RecallMode = z.enum(['hybrid', 'keyword', 'semantic']).openapi('RecallMode', {
   description:
@@ -54,6 +56,17 @@ export const RecallQuery = z.object({
     .max(500)
     .optional()
     .openapi({ description: '`next_cursor` of the previous page, with `q` and the filters unchanged (any other text is 400).' }),
+  wait_ms: QueryInteger(0, MAX_RECALL_WAIT_MS)
+    .optional()
+    .openapi({
+      description: `Read-your-writes: 0..${MAX_RECALL_WAIT_MS}, default 0. In modes hybrid and semantic (with \`q\`, embeddings on), first wait until none of the mind's memories waits to be embedded (\`pending_embeddings\` of GET /memory/stats is 0), at most this many milliseconds; then recall as always. A wait that runs out still answers 200 (check \`pending_embeddings\`).`,
+      example: 2000,
+    }),
+  min_score: QueryNumber(0, 1).optional().openapi({
+    description:
+      'Only hits whose `score` is at least this (0..1). Hits come in descending score, so the first one below it ends the answer (`next_cursor` null). Needs `q`: without it every score is 0, and a `min_score` above 0 is 400.',
+    example: 0.5,
+  }),
 });
 
 export const RecallResult = z

@@ -82,8 +82,20 @@ export interface ListTasksParams {
 export interface StoreMemoryParams extends In<typeof C.StoreMemoryBody> {}
 export interface UpdateMemoryParams extends In<typeof C.UpdateMemoryBody> {}
 /** Recall filters; `verified` as a boolean, `tags` as one tag or several (all required); `limit` per page (1..100, default 20). */
-export interface RecallParams extends Omit<In<typeof C.RecallQuery>, 'verified'> {
+export interface RecallParams extends Omit<In<typeof C.RecallQuery>, 'verified' | 'wait_ms' | 'min_score'> {
   verified?: boolean | undefined;
+  /**
+   * Read-your-writes, 0..2000 ms (default 0): in modes `hybrid` and `semantic` (with `q`), the service
+   * first waits until none of the mind's memories waits to be embedded, at most this long, so a memory
+   * just stored is found by its meaning. A wait that runs out still answers (`stats().pending_embeddings`
+   * says how many still wait). Sent with the first page only.
+   */
+  wait_ms?: number | undefined;
+  /**
+   * Only hits whose `score` is at least this (0..1); the first hit below it ends the answer. Needs `q`
+   * (without it every score is 0): a `min_score` above 0 without `q` is a 400.
+   */
+  min_score?: number | undefined;
 }
 export interface ExportMindParams {
   mind_id?: string | undefined;

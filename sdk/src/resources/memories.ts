@@ -27,10 +27,18 @@ export class Memories extends Resource {
   /**
    * Ranked search, `limit` (default 20) hits a page. `await` it for the first page;
    * `for await (const hit of client.memories.recall({ q }))` walks every hit of every page.
+   * `wait_ms` (read-your-writes: `{ q, mode: 'semantic', wait_ms: 2000 }` finds a memory stored just
+   * before) waits before the first page only; `min_score` keeps hits scoring at least that.
    */
   recall(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
     return paginate(async (next) => {
-      const query = { ...params, verified: flag(params.verified), cursor: cursorFor(next, params.cursor) };
+      const query = {
+        ...params,
+        verified: flag(params.verified),
+        cursor: cursorFor(next, params.cursor),
+        // The first page waited already; the next pages continue its answer.
+        wait_ms: next === undefined ? params.wait_ms : undefined,
+      };
       const body = await ok(this.api.memories.recallMemories({ query, requestOptions: options }));
       return cursorPage(body.memories, body.next_cursor);
     });

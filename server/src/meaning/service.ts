@@ -9,6 +9,7 @@ import { decodeMeaningCursor, encodeMeaningCursor } from './cursor.js';
 import { type MemorySource, recallByMeaning } from './recall.js';
 import { forgetModel, pendingEmbeddings } from './store.js';
 import { EmbeddingWorker, type EmbeddingStatus } from './worker.js';
+import { PendingWaits } from './pending-wait.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { Embedder } from './embeddings/embedder.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
@@ -24,6 +25,11 @@ import { VectorIndex } from './vector-index.js';
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
 const QUERY_TIMEOUT_MS = 3_000;
 const QUERY_CACHE_SIZE = 500;
+/**
+ * How often a recall's `wait_ms` looks at the queue itself: where instances share the database, another's
+ * worker may embed the mind's memories (ours wakes the wait at once); on SQLite only `mind-service reindex` may.
+ */
+const WAIT_POLL_MS = { shared: 50, alone: 250 };
 /** Attempts after the first for a batch sent to an OpenAI-compatible server. */
 const EMBED_RETRIES = 3;
 
@@ -51,6 +57,7 @@ export class Meaning implements RecallByMeaning {
   private readonly embedder: Embedder | undefined;
   private readonly worker: EmbeddingWorker | undefined;
   private readonly index: VectorIndex | undefined;
+  private readonly waits: PendingWaits | undefined;
   /** Question vectors by mind and question: one mind's questions never answer faster for another. */
   private readonly queries = new Map<string, Float32Array>();
   private readonly memories: MemorySource;
@@ -76,7 +83,14 @@ export class Meaning implements RecallByMeaning {
       // A claim outlives every attempt of a batch (each waits at most the timeout, and as long before the
       // next), so only a dead instance's claims pass to another.
       const leaseMs = (EMBED_RETRIES + 1) * 2 * embeddings.timeoutMs + 1_000;
-      this.worker = new EmbeddingWorker(ctx.db, ctx.dialect, this.embedder, log, leaseMs);
+      const worker = new EmbeddingWorker(ctx.db, ctx.dialect, this.embedder, log, leaseMs, (minds) => this.waits?.embedded(minds));
+      this.worker = worker;
+      const pollMs = ctx.dialect.sharedByInstances ? WAIT_POLL_MS.shared : WAIT_POLL_MS.alone;
+      this.waits = new PendingWaits(
+        (mindId) => this.pending(mindId),
+        () => worker.hurry(),
+        pollMs,
+      );
       this.index = new VectorIndex(this.embedder.model, ctx.config.vectorCacheBytes);
     }
   }
@@ -93,6 +107,14 @@ export class Meaning implements RecallByMeaning {
 
   pending(mindId: string): Promise<number> {
     return pendingEmbeddings(this.db, mindId);
+  }
+
+  /**
+   * Recall's `wait_ms`: resolves with the mind's pending embeddings once there are none, after `ms`,
+   * or when `signal` aborts, whichever is first (pending-wait.ts). With embeddings off, at once.
+   */
+  async settle(mindId: string, ms: number, signal?: AbortSignal): Promise<number> {
+    return this.waits ? this.waits.wait(mindId, ms, signal) : 0;
   }
 
   /**

@@ -42,6 +42,8 @@ export class EmbeddingWorker {
     private readonly log: WorkerLog,
     /** How long a claim lasts: a worker that died gives its memories to another after this (on SQLite at once, store.ts). */
     private readonly leaseMs: number,
+    /** Told after each stored batch which minds' memories it held (recall's `wait_ms` waits on it). */
+    private readonly onEmbedded: (mindIds: Set<string>) => void = () => undefined,
   ) {
     this.loop = new BackgroundLoop({
       step: () => this.drainQueue(),
@@ -67,6 +69,11 @@ export class EmbeddingWorker {
   /** Something was written: look at the queue GATHER_MS from now (unless the embedder is failing: then at the next retry). */
   wake(): void {
     this.loop.wake(GATHER_MS);
+  }
+
+  /** A recall waits for the queue (`wait_ms`): look at it now, not after the gathering delay. */
+  hurry(): void {
+    this.loop.wake(0);
   }
 
   /**
@@ -109,6 +116,7 @@ export class EmbeddingWorker {
       claimed.map((c, i) => ({ claimed: c, vector: vectors[i]! })),
       new Date().toISOString(),
     );
+    this.onEmbedded(new Set(claimed.map((c) => c.mindId)));
     if (this.failing) this.log.info({ model: this.embedder.model }, 'embeddings: the embedder answers again');
     this.failing = undefined;
     this.backoffMs = 0;

@@ -29,6 +29,11 @@ export interface RecallByMeaning {
   written(): void;
   /** How many of the mind's memories wait to be embedded. */
   pending(mindId: string): Promise<number>;
+  /**
+   * Waits (recall's `wait_ms`) until none of the mind's memories waits to be embedded, at most `ms`
+   * or until `signal` aborts; resolves with how many still wait. Holds no connection meanwhile.
+   */
+  settle(mindId: string, ms: number, signal?: AbortSignal): Promise<number>;
   /** `signal` aborts when the caller went away: its questions to the embedder are then dropped. */
   recall(mindId: string, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage>;
 }

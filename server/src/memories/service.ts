@@ -26,6 +26,10 @@ export interface RecallInput {
   limit?: number;
   cursor?: string;
   mode?: 'hybrid' | 'keyword' | 'semantic';
+  /** Read-your-writes: wait at most this long for the mind's pending embeddings first (modes hybrid and semantic). */
+  wait_ms?: number;
+  /** Only hits scoring at least this; the first below it ends the answer. */
+  min_score?: number;
 }
 
 /** Who asks to verify: only a user (JWT) may; a Mind Key is an agent. */
@@ -41,6 +45,17 @@ export const eventData = (m: Memory) => ({
 
 const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
 const uniqueTags = (tags: string[]) => [...new Set(tags)];
+
+/**
+ * `min_score`: a page's hits come in descending score, so the first below it ends the answer (no
+ * next page). Recall by meaning pages by offset without looking past the page: when every hit of a
+ * page passes, its next page may still hold none.
+ */
+function atLeast(page: RecallPage, minScore: number): RecallPage {
+  if (minScore <= 0) return page;
+  const cut = page.memories.findIndex((hit) => hit.score < minScore);
+  return cut < 0 ? page : { memories: page.memories.slice(0, cut), next_cursor: null };
+}
 
 export class MemoriesService {
   /** Every memory write goes through it (on SQLite, concurrent writes share one COMMIT). */
@@ -197,27 +212,49 @@ export class MemoriesService {
         'semantic needs embeddings, which are off on this server (MIND_EMBEDDINGS=off); use keyword',
       );
     }
+    const minScore = input.min_score ?? 0;
+    if (minScore > 0 && filter.words.length === 0) {
+      throw ApiError.invalidField(
+        'query.min_score',
+        'needs q: without words to search for, memories come newest first with score 0 (leave min_score out, or give q)',
+      );
+    }
     // Without words there is no meaning to compare, and credentials are never embedded: both by keyword.
     if (mode === 'keyword' || !this.meaning.enabled || filter.words.length === 0 || filter.category === 'credentials') {
-      return this.recallByKeyword(mindId, filter, limit, input.cursor);
+      return this.recallByKeyword(mindId, filter, limit, input.cursor, minScore);
     }
-    return this.meaning.recall(mindId, { mode, q: (input.q ?? '').trim(), filter, limit, cursor: input.cursor }, signal);
+    if (input.wait_ms) {
+      await this.meaning.settle(mindId, input.wait_ms, signal);
+      // The caller went away while it waited: no one reads the answer.
+      if (signal?.aborted) return { memories: [], next_cursor: null };
+    }
+    const page = await this.meaning.recall(mindId, { mode, q: (input.q ?? '').trim(), filter, limit, cursor: input.cursor }, signal);
+    return atLeast(page, minScore);
   }
 
   /** Full-text ranking only (mode keyword, and whenever meaning cannot help), paged by keyset. */
-  private async recallByKeyword(mindId: string, filter: RecallFilter, limit: number, cursor: string | undefined): Promise<RecallPage> {
+  private async recallByKeyword(
+    mindId: string,
+    filter: RecallFilter,
+    limit: number,
+    cursor: string | undefined,
+    minScore: number,
+  ): Promise<RecallPage> {
     const fingerprint = searchFingerprint(filter);
     const after = cursor ? decodeCursor(cursor, fingerprint) : undefined;
     const rows = await this.store.recall(this.ctx.db, mindId, filter, limit + 1, after);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return {
-      memories: page.map((r) => ({ ...r.memory, score: r.score, match: 'keyword' as const })),
-      next_cursor:
-        rows.length > limit && last
-          ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id })
-          : null,
-    };
+    // The row past the page says whether a next page would hold any hit at min_score or above.
+    const more = rows.length > limit && rows[limit]!.score >= minScore;
+    return atLeast(
+      {
+        memories: page.map((r) => ({ ...r.memory, score: r.score, match: 'keyword' as const })),
+        next_cursor:
+          more && last ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id }) : null,
+      },
+      minScore,
+    );
   }
 
   async stats(mindId: string) {
