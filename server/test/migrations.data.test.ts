@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../src/lib/config.js';
 import { type Db, migrateLatest, openDatabase } from '../src/db/database.js';
+import { documentLength } from '../src/memories/search-text.js';
 import { migrations, migrationSource } from '../src/migrations.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
@@ -126,7 +127,8 @@ let clock = 100;
  * row), on PostgreSQL the row's search_vector. Credentials are never indexed.
  */
 async function insertMemories(db: Db, seeds: SeedMemory[]): Promise<StoredMemory[]> {
-  const rankTable = !POSTGRES && (await db.schema.hasTable('memories_rank'));
+  // 0510's ranking rows; from 0530 on (with the mind and the length) the test writes its own.
+  const rankTable = !POSTGRES && (await db.schema.hasTable('memories_rank')) && !(await db.schema.hasColumn('memories_rank', 'words'));
   const stored: StoredMemory[] = [];
   for (const seed of seeds) {
     const id = randomUUID();
@@ -468,7 +470,8 @@ describe(`migrations over rows (${DB_NAME})`, () => {
         assert.deepEqual(await memoryTables(db), before);
         return;
       }
-      const wordCount = (m: SeedMemory) => memoryWords(m).flat().length;
+      // 0530 indexes with today's indexEntry, so lengths are today's (documentLength).
+      const wordCount = (m: SeedMemory) => documentLength(memoryWords(m).flat());
       assert.deepEqual(
         await db('memories_rank').orderBy('seq').select('*'),
         indexed(stored).map((m) => ({
@@ -548,8 +551,8 @@ describe(`migrations over rows (${DB_NAME})`, () => {
       const before = await memoryTables(db);
       await migrateUpOnce(db, '0531_search_stats_postgres');
       assert.deepEqual(await memoryTables(db), before);
-      // Distinct words of key, content and tags per indexed memory (credentials have none).
-      const distinct = (m: SeedMemory) => new Set(memoryWords(m).flat()).size;
+      // Distinct words but stop words of key, content and tags per indexed memory (credentials have none).
+      const distinct = (m: SeedMemory) => documentLength(memoryWords(m).flat());
       const expected = (mind: string) => {
         const own = indexed(stored).filter((m) => m.mind === mind);
         return { mind_id: mind, memories: own.length, words: own.reduce((n, m) => n + distinct(m), 0) };
@@ -590,6 +593,53 @@ describe(`migrations over rows (${DB_NAME})`, () => {
       await migrateDownOnce(db, '0531_search_stats_postgres');
       assert.equal(await db.schema.hasTable('memory_search_stats'), false);
       await db('memories').where({ id: stored[1]!.id }).delete(); // no trigger left behind
+    });
+  });
+
+  test('0532_search_lengths_sqlite: every ranking row measured again without stop words and each mind summed again (SQLite); down measures every word', async () => {
+    await withDatabase(async ({ db }) => {
+      await migrateUntilBefore(db, '0532_search_lengths_sqlite');
+      if (POSTGRES) {
+        await migrateUpOnce(db, '0532_search_lengths_sqlite');
+        assert.equal(await db.schema.hasTable('memories_rank'), false);
+        return;
+      }
+      const { minds } = await seedAccount(db, 2);
+      const [a, b] = [minds[0]!.id, minds[1]!.id];
+      // Rows as the service wrote them before: every word counted.
+      const stored = indexed(await insertMemories(db, memorySeeds(a, b)));
+      const allWords = (m: SeedMemory) => memoryWords(m).flat().length;
+      for (const m of stored)
+        await db('memories_rank').insert({
+          seq: m.seq,
+          id: m.id,
+          mind_id: m.mind,
+          category: m.category,
+          verified: m.verified ?? false,
+          updated_at: m.updatedAt,
+          words: allWords(m),
+        });
+      const lengths = async () => (await db('memories_rank').orderBy('seq').pluck('words')).map(Number);
+      const sums = async () =>
+        (
+          (await db('memory_search_stats').orderBy('mind_id').select('*')) as Array<{ mind_id: string; memories: number; words: number }>
+        ).map((r) => [r.mind_id, Number(r.memories), Number(r.words)]);
+      const expectedSums = (length: (m: SeedMemory) => number) =>
+        [a, b].sort().map((mind) => {
+          const own = stored.filter((m) => m.mind === mind);
+          return [mind, own.length, own.reduce((n, m) => n + length(m), 0)];
+        });
+      assert.deepEqual(await lengths(), stored.map(allWords));
+
+      await migrateUpOnce(db, '0532_search_lengths_sqlite');
+      const shorter = (m: SeedMemory) => documentLength(memoryWords(m).flat());
+      assert.deepEqual(await lengths(), stored.map(shorter));
+      assert.ok(stored.some((m) => shorter(m) < allWords(m)));
+      assert.deepEqual(await sums(), expectedSums(shorter));
+
+      await migrateDownOnce(db, '0532_search_lengths_sqlite');
+      assert.deepEqual(await lengths(), stored.map(allWords));
+      assert.deepEqual(await sums(), expectedSums(allWords));
     });
   });
 

@@ -5,7 +5,7 @@ import { bm25Idf, BM25_B, BM25_K1 } from './bm25.js';
 import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { prefixed } from './rows.js';
-import { rankingWords, searchWords } from './search-text.js';
+import { rankingWords, STOP_WORDS_SQL_ARRAY, searchWords } from './search-text.js';
 import { wordVariants } from './word-variants.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
@@ -14,6 +14,9 @@ const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map
 /** The row's search_vector (NULL for credentials). */
 const searchVector = (conn: Conn, memory: Memory) =>
   memory.category === 'credentials' ? null : conn.raw(`to_tsvector('simple', ?)`, [searchText(memory)]);
+
+/** documentLength (search-text.ts) of a stored search_vector: its lexemes but the stop words. */
+export const POSTGRES_DOCUMENT_LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
 
 /** Words are letters and digits only (searchWords), so they are safe as tsquery terms. */
 const tsqueryOf = (words: string[]) => words.join(' | ');
@@ -24,7 +27,7 @@ const tsqueryOf = (words: string[]) => words.join(' | ');
  * memory_search_stats by a trigger (migration 0531). Ranked recall is BM25 as on SQLite
  * (recall-sqlite.ts): the query's ranking words, each with its variants (word-variants.ts) as one
  * term; a term's number of memories is counted among the mind's own memories, a memory's length is
- * its number of distinct words (length(tsvector)), and a word's occurrences are its positions.
+ * its number of distinct words but stop words (documentLength), and a word's occurrences are its positions.
  */
 export const postgresKeywordIndex: KeywordIndex = {
   scores: 'bm25',
@@ -48,7 +51,9 @@ export const postgresKeywordIndex: KeywordIndex = {
         .select(
           ...prefixed('m'),
           conn.raw(occurrences.join(', '), groups.flat()),
-          conn.raw(`${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * length(m.search_vector) / ?::float8) AS norm`, [stats.averageWords]),
+          conn.raw(`${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${POSTGRES_DOCUMENT_LENGTH('m.search_vector')} / ?::float8) AS norm`, [
+            stats.averageWords,
+          ]),
         ),
       mindId,
       filter,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../db/migration.js';
-import { indexEntry } from './search-text.js';
+import { indexEntry, searchWords, STOP_WORDS_SQL_ARRAY } from './search-text.js';
 
 /**
  * SQLite's search index, rebuilt so that no mind can write into another mind's part of it and no
@@ -120,7 +120,8 @@ export const searchMigrations: Migration[] = [
   },
   {
     // PostgreSQL only: BM25 over each mind's own memories needs the mind's number of indexed memories
-    // and their total length (keyword-index-postgres.ts); SQLite keeps them since 0530.
+    // and their total length (keyword-index-postgres.ts); SQLite keeps them since 0530 (0532 measures
+    // them as this does).
     name: '0531_search_stats_postgres',
     onlyOn: ['postgres'],
     async up(db) {
@@ -132,13 +133,47 @@ export const searchMigrations: Migration[] = [
       await db.raw('DROP TABLE IF EXISTS memory_search_stats');
     },
   },
+  {
+    // SQLite only: a memory's length for BM25 becomes its distinct words but stop words
+    // (search-text.ts documentLength), as on PostgreSQL, instead of all its words.
+    name: '0532_search_lengths_sqlite',
+    onlyOn: ['sqlite'],
+    up: (db) => measureLengths(db, (row) => indexEntry(row.mind_id, row.key, row.content, JSON.parse(row.tags) as string[]).words),
+    // 0530's lengths: every word of key, content and tags.
+    down: (db) =>
+      measureLengths(db, (row) => [row.key ?? '', row.content, (JSON.parse(row.tags) as string[]).join(' ')].flatMap(searchWords).length),
+  },
 ];
+
+/** SQLite: every ranking row's length measured again, 500 at a time, and each mind's statistics summed again. */
+async function measureLengths(db: Knex, lengthOf: (row: StoredRow) => number) {
+  for (let after = 0; ; ) {
+    const rows = (await db('memories as m')
+      .join('memories_rank as r', 'r.seq', 'm.seq')
+      .where('m.seq', '>', after)
+      .orderBy('m.seq')
+      .limit(500)
+      .select('m.seq', 'm.mind_id', 'm.key', 'm.content', 'm.tags')) as StoredRow[];
+    if (rows.length === 0) break;
+    after = rows.at(-1)!.seq;
+    for (const row of rows)
+      await db('memories_rank')
+        .where({ seq: row.seq })
+        .update({ words: lengthOf(row) });
+  }
+  await db.raw('DELETE FROM memory_search_stats');
+  await db.raw(
+    'INSERT INTO memory_search_stats (mind_id, memories, words) SELECT mind_id, count(*), sum(words) FROM memories_rank GROUP BY mind_id',
+  );
+}
 
 /**
  * PostgreSQL: memory_search_stats keeps each mind's number of indexed memories (search_vector not
- * NULL: credentials have none) and the sum of their lengths (distinct words, length(tsvector)), kept
+ * NULL: credentials have none) and the sum of their lengths (search-text.ts documentLength), kept
  * by a trigger in the transaction of every write, and filled from the memories there are.
  */
+// Today's STOP_WORDS: a change to them needs a migration that writes this function and the sums again.
+const LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
 const POSTGRES_STATS_UP = [
   `CREATE TABLE memory_search_stats (
      mind_id varchar(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
@@ -147,11 +182,11 @@ const POSTGRES_STATS_UP = [
   `CREATE FUNCTION memory_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF TG_OP <> 'INSERT' AND OLD.search_vector IS NOT NULL THEN
-       UPDATE memory_search_stats SET memories = memories - 1, words = words - length(OLD.search_vector)
+       UPDATE memory_search_stats SET memories = memories - 1, words = words - ${LENGTH('OLD.search_vector')}
        WHERE mind_id = OLD.mind_id;
      END IF;
      IF TG_OP <> 'DELETE' AND NEW.search_vector IS NOT NULL THEN
-       INSERT INTO memory_search_stats (mind_id, memories, words) VALUES (NEW.mind_id, 1, length(NEW.search_vector))
+       INSERT INTO memory_search_stats (mind_id, memories, words) VALUES (NEW.mind_id, 1, ${LENGTH('NEW.search_vector')})
        ON CONFLICT (mind_id) DO UPDATE SET memories = memory_search_stats.memories + 1,
          words = memory_search_stats.words + excluded.words;
      END IF;
@@ -160,5 +195,5 @@ const POSTGRES_STATS_UP = [
   `CREATE TRIGGER memory_search_stats_change AFTER INSERT OR DELETE OR UPDATE OF search_vector, mind_id ON memories
    FOR EACH ROW EXECUTE FUNCTION memory_search_stats_change()`,
   `INSERT INTO memory_search_stats (mind_id, memories, words)
-   SELECT mind_id, count(*), sum(length(search_vector)) FROM memories WHERE search_vector IS NOT NULL GROUP BY mind_id`,
+   SELECT mind_id, count(*), sum(${LENGTH('search_vector')}) FROM memories WHERE search_vector IS NOT NULL GROUP BY mind_id`,
 ];

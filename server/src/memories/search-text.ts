@@ -23,15 +23,21 @@ export const mindPrefix = (mindId: string) => `m${mindId.replaceAll('-', '').toL
 export const indexedText = (prefix: string, words: string[]) => words.map((w) => prefix + w).join(' ');
 
 /**
+ * A memory's length as BM25 weighs it: its distinct words that are not STOP_WORDS (the words a
+ * question is ranked by), the same on SQLite and PostgreSQL (length of the tsvector without them).
+ */
+export const documentLength = (words: readonly string[]) => new Set(words.filter((w) => !STOP_WORDS.has(w))).size;
+
+/**
  * What SQLite's index holds for a memory: the indexed text of its key, content and tags, and its
- * length in words (BM25's document length).
+ * length (documentLength).
  */
 export function indexEntry(mindId: string, key: string | null, content: string, tags: string[]) {
   const prefix = mindPrefix(mindId);
   const fields = [searchWords(key ?? ''), searchWords(content), searchWords(tags.join(' '))];
   return {
     texts: fields.map((words) => indexedText(prefix, words)) as [key: string, content: string, tags: string],
-    words: fields.reduce((n, words) => n + words.length, 0),
+    words: documentLength(fields.flat()),
   };
 }
 
@@ -52,6 +58,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'will with would you your yours yourself yourselves s t d ll m re ve'
   ).split(' '),
 );
+
+/** STOP_WORDS as a PostgreSQL text[] literal (plain a-z words: nothing to escape). */
+export const STOP_WORDS_SQL_ARRAY = `'{${[...STOP_WORDS].join(',')}}'::text[]`;
 
 /** The words a query is ranked by: its words that are not STOP_WORDS, or all of them if none is left. */
 export function rankingWords(words: readonly string[]): string[] {
