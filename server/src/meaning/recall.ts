@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Conn, Dialect } from '../db/database.js';
-import { FUSION_DEFAULTS, FUSION_DEFAULTS_POSTGRES, type FusionOptions, fuse } from './embeddings/fusion.js';
+import { FUSION_DEFAULTS, type FusionOptions, fuse } from './embeddings/fusion.js';
 import type { KeywordIndex, KeywordScores } from '../memories/keyword-index.js';
 import { recallPage } from '../memories/recall.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from '../memories/recall-filter.js';
@@ -176,8 +176,8 @@ function fuseWindow(scores: KeywordScores, keyword: RecallRow[], semantic: Recal
     .sort(byScore);
 }
 
-/** SQLite's BM25 and PostgreSQL's ts_rank are on different scales; each has its squash (fusion.ts). */
-const FUSION: Record<KeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS, ts_rank: FUSION_DEFAULTS_POSTGRES };
+/** The squash of each keyword scale (fusion.ts); both databases rank by BM25. */
+const FUSION: Record<KeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS };
 
 /**
  * The mind's memories nearest to the vector that pass the filters, closest first, at least

@@ -13,13 +13,7 @@ import { PendingWaits } from './pending-wait.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { Embedder } from './embeddings/embedder.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
-import {
-  RERANK_DEFAULTS,
-  RERANK_DEFAULTS_POSTGRES,
-  type RerankCandidate,
-  type RerankHit,
-  type RerankOptions,
-} from './embeddings/rerank.js';
+import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from './embeddings/rerank.js';
 import { VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
@@ -38,7 +32,7 @@ const deadline = (signal?: AbortSignal): AbortSignal =>
   signal ? AbortSignal.any([signal, AbortSignal.timeout(QUERY_TIMEOUT_MS)]) : AbortSignal.timeout(QUERY_TIMEOUT_MS);
 
 /** The re-ranking's squash of keyword scores, per scale (rerank.ts). */
-const RERANK: Record<KeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS, ts_rank: RERANK_DEFAULTS_POSTGRES };
+const RERANK: Record<KeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS };
 
 /** What /health and GET /memory/stats say about recall by meaning. */
 export interface MeaningStatus {

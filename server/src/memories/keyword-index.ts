@@ -5,14 +5,14 @@ import type { MemoryRows, ReadRow } from './rows.js';
 import type { IndexChangeSink } from './search-index.js';
 
 /** The ranking a keyword index scores with; fusion and re-ranking squash each scale their own way. */
-export type KeywordScores = 'bm25' | 'ts_rank';
+export type KeywordScores = 'bm25';
 
 /**
  * The full-text index of memories on one database (credentials are never indexed): the store keeps
  * it in step with every write, recall ranks by it. One per dialect (recall.ts `keywordIndexFor`):
  * keyword-index-sqlite.ts (FTS5, BM25 over each mind's own memories) and keyword-index-postgres.ts
- * (a tsvector in the row, ts_rank). Writes that change a separate index send the changes to the
- * `sink` they are given (at once, or at the end of a batched write: write-batch.ts).
+ * (a tsvector in the row, BM25 with the mind's statistics of migration 0531). Writes that change a
+ * separate index send the changes to the `sink` they are given (at once, or at the end of a batched write: write-batch.ts).
  */
 export interface KeywordIndex {
   readonly scores: KeywordScores;

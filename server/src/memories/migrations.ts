@@ -23,7 +23,7 @@ const SEARCH_INDEX: Record<DialectName, { create: string[]; drop: string[] }> = 
   },
   /**
    * PostgreSQL: a tsvector column (the 'simple' configuration over the same normalised words as SQLite,
-   * NULL for credentials) with a GIN index; recall filters by mind and ranks with ts_rank. The column
+   * NULL for credentials) with a GIN index; recall filters by mind and ranks by BM25 (keyword-index-postgres.ts). The column
    * and its index go with the table.
    */
   postgres: {

@@ -21,8 +21,8 @@ export interface LocalEmbedderOptions {
 export interface LocalEmbedder extends Embedder {
   /**
    * Recall's candidate window re-ranked by meaning (rerank.ts: density-corrected cosine, word
-   * alignment, keyword score), best first. `options` defaults to RERANK_DEFAULTS (SQLite BM25's
-   * scale; RERANK_DEFAULTS_POSTGRES for ts_rank). About 10 ms for 270 candidates on the worker.
+   * alignment, keyword score), best first. `options` defaults to RERANK_DEFAULTS (for BM25's
+   * scale, both databases). About 10 ms for 270 candidates on the worker.
    */
   rerank(
     query: string,
