@@ -14,3 +14,13 @@ export const BM25_B = 0.3;
 export const bm25Idf = (memories: number, holding: number) =>
   // A write between reading the statistics and the counts may leave a count above the total.
   Math.log(1 + (Math.max(memories, holding) - holding + 0.5) / (holding + 0.5));
+
+/** The BM25 score whose relevance is one half (a match on about two of a mind's rarer words). */
+export const RELEVANCE_HALF = 8;
+
+/**
+ * A keyword hit's `score` as answers show it: BM25 (verified boost included) brought to 0..1 as
+ * s² / (s² + 8²), monotone, and the same for every query and every mind's size of the same words,
+ * so `min_score` means one thing everywhere. Pages are ordered and resumed by the BM25 score itself.
+ */
+export const keywordRelevance = (bm25: number) => (bm25 <= 0 ? 0 : (bm25 * bm25) / (bm25 * bm25 + RELEVANCE_HALF * RELEVANCE_HALF));

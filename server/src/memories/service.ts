@@ -7,6 +7,7 @@ import { newId } from '../lib/secrets.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import type { RecallByMeaning, RecallPage } from './recall-by-meaning.js';
 import { searchWords } from './search-text.js';
+import { keywordRelevance } from './bm25.js';
 import type { RecallFilter } from './recall-filter.js';
 import { applyIndexChanges, type IndexChange, type IndexChangeSink } from './search-index.js';
 import type { MemoriesStore } from './store.js';
@@ -246,10 +247,10 @@ export class MemoriesService {
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     // The row past the page says whether a next page would hold any hit at min_score or above.
-    const more = rows.length > limit && rows[limit]!.score >= minScore;
+    const more = rows.length > limit && keywordRelevance(rows[limit]!.score) >= minScore;
     return atLeast(
       {
-        memories: page.map((r) => ({ ...r.memory, score: r.score, match: 'keyword' as const })),
+        memories: page.map((r) => ({ ...r.memory, score: keywordRelevance(r.score), match: 'keyword' as const })),
         next_cursor:
           more && last ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id }) : null,
       },
