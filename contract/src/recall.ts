@@ -16,8 +16,8 @@ export const RecallMode = z.enum(['hybrid', 'keyword', 'semantic']).openapi('Rec
 export const RecallHit = Memory.extend({
   score: z.number().openapi({
     description:
-      'Relevance; higher is better, comparable within one answer. keyword: BM25 (ts_rank on PostgreSQL); semantic: cosine similarity; hybrid: the fused rank score. With an empty `q`, recency order and score 0.',
-    example: 0.0325,
+      "Relevance from 0 to 1, higher is better, monotone within an answer and the same scale for every question and every mind. keyword: BM25 over the mind's own memories as s³/(s³+8³) (0.5 is a BM25 of 8: a match on about two of the mind's rarer words); semantic: the cosine similarity (at least 0.3); hybrid: the keyword relevance and the meaning weighted together (docs/memories.md). With an empty `q`, recency order and score 0. `min_score` keeps hits at or above a score.",
+    example: 0.62,
   }),
   match: z.enum(['keyword', 'semantic', 'both']).openapi({
     description: 'How it was found: by its words, by its meaning, or both.',

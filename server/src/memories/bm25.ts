@@ -15,12 +15,14 @@ export const bm25Idf = (memories: number, holding: number) =>
   // A write between reading the statistics and the counts may leave a count above the total.
   Math.log(1 + (Math.max(memories, holding) - holding + 0.5) / (holding + 0.5));
 
-/** The BM25 score whose relevance is one half (a match on about two of a mind's rarer words). */
+/** The BM25 score whose relevance is one half (a match on about two of a mind's rarer words), and the curve's power. */
 export const RELEVANCE_HALF = 8;
+export const RELEVANCE_POWER = 3;
 
 /**
  * A keyword hit's `score` as answers show it: BM25 (verified boost included) brought to 0..1 as
- * s² / (s² + 8²), monotone, and the same for every query and every mind's size of the same words,
+ * s³ / (s³ + 8³), the keyword part of the re-ranking (rerank.ts), monotone, and the same for every query and every mind's size of the same words,
  * so `min_score` means one thing everywhere. Pages are ordered and resumed by the BM25 score itself.
  */
-export const keywordRelevance = (bm25: number) => (bm25 <= 0 ? 0 : (bm25 * bm25) / (bm25 * bm25 + RELEVANCE_HALF * RELEVANCE_HALF));
+export const keywordRelevance = (bm25: number) =>
+  bm25 <= 0 ? 0 : bm25 ** RELEVANCE_POWER / (bm25 ** RELEVANCE_POWER + RELEVANCE_HALF ** RELEVANCE_POWER);

@@ -1,3 +1,4 @@
+import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../memories/bm25.js';
 import { ByteLru } from './byte-lru.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
@@ -53,8 +54,9 @@ export const RERANK_DEFAULTS: RerankOptions = {
   floor: 0.3,
   forwardShare: 1,
   keywordWeight: 0.5,
-  keywordHalf: 8,
-  keywordPower: 3,
+  // The keyword part is the relevance keyword answers show (memories/bm25.ts).
+  keywordHalf: RELEVANCE_HALF,
+  keywordPower: RELEVANCE_POWER,
 };
 
 export interface RerankCandidate {
