@@ -129,7 +129,7 @@ describe('chat search by words', () => {
     await m.post('zeppelin again');
     await svc.http.delete(`/minds/${m.mindId}`).set(bearer(m.jwt)).expect(204);
     await eventually(
-      async () => (await svc.ctx.db('chat_messages').where({ mind_id: m.mindId }).count({ n: '*' }))[0]!.n == 0,
+      async () => Number((await svc.ctx.db('chat_messages').where({ mind_id: m.mindId }).count({ n: '*' }))[0]!.n) === 0,
       10_000,
       'purged',
     );
