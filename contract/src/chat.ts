@@ -40,7 +40,7 @@ export const ChatSearchQuery = z.object({
     .max(1000)
     // A rule of every script's letters, which no pattern every engine reads alike can state: the description says it.
     .refine((q) => /[\p{L}\p{N}]/u.test(q), 'has no letters or digits to search for')
-    .openapi({ description: "Words to search for in the messages' content, with at least one letter or digit." }),
+    .openapi({ description: "Words to search for in the messages' content, with at least one letter or digit.", example: 'budget review' }),
   thread: z.string().max(200).optional().openapi({ description: 'Only messages of this thread (default: every thread).' }),
   role: ChatRole.optional().openapi({ description: 'Only messages of this role: `human` or `agent`.' }),
   since: IsoDateOrDateTime.optional().openapi({
