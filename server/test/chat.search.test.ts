@@ -1,10 +1,16 @@
 // Chat search (issue 31): GET /mind/chat/search finds a mind's chat messages by words and by meaning,
 // with thread, role and since filters, cursor paging and tenancy; on both databases through HTTP.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { chatWords } from '../src/chat/search-words.js';
+import { openDatabase } from '../src/db/database.js';
+import { loadConfig } from '../src/lib/config.js';
 import { searchWords } from '../src/memories/search-text.js';
-import { bearer, TestClock, type TestService, useService } from './harness.js';
+import { migrationSource } from '../src/migrations.js';
+import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, TestClock, type TestService, useService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
 
 type Hit = { id: string; role: string; content: string; thread: string; created_at: string; score: number; match: string };
@@ -212,4 +218,42 @@ describe('chat search by meaning (local embedder)', () => {
     assert.equal(new Set(ids(semantic)).size, semantic.length);
     assert.ok(!semantic.some((h) => theirs.has(h.id)));
   });
+});
+
+test('migration 0560 indexes the messages stored before it; its down takes the index away', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'mind-chat-search-'));
+  const schema = TEST_DATABASE_URL ? await freshPostgresSchema(TEST_DATABASE_URL) : undefined;
+  const env: Record<string, string> = { MIND_DATA_DIR: dataDir, ...(schema ? { DATABASE_URL: schema.url } : {}) };
+  try {
+    let svc = await startService(env);
+    const m = await helpers(svc)();
+    const kept = await m.post('The lighthouse keeper logs every ship.');
+    await svc.stop();
+    const db = openDatabase(loadConfig(env));
+    try {
+      const [, undone] = (await db.migrate.down({ migrationSource })) as [number, string[]];
+      assert.deepEqual(undone, ['0560_chat_search']);
+      if (schema) assert.equal(await db.schema.hasColumn('chat_messages', 'search_vector'), false);
+      else assert.equal(await db.schema.hasTable('chat_rank'), false);
+      // A message stored by the code of before (no index).
+      await db('chat_messages').insert({
+        id: crypto.randomUUID(),
+        mind_id: m.mindId,
+        thread: 'default',
+        role: 'agent',
+        content: 'Ships pass the lighthouse at night.',
+        created_at: new Date().toISOString(),
+      });
+    } finally {
+      await db.destroy();
+    }
+    svc = await startService(env);
+    const search = async (q: string) => (await svc.http.get('/mind/chat/search').set(m.auth).query({ q }).expect(200)).body as Page;
+    assert.equal((await search('lighthouse')).messages.length, 2);
+    assert.deepEqual(ids((await search('keeper')).messages), [kept.id]);
+    await svc.stop();
+  } finally {
+    await schema?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
