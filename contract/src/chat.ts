@@ -1,4 +1,5 @@
-import { bodyErrors, c, errors, Id, meta, NonBlank, QueryInteger, Timestamp } from './common.js';
+import { bodyErrors, c, errors, Id, IsoDateOrDateTime, meta, NonBlank, QueryInteger, Timestamp } from './common.js';
+import { RecallMode } from './recall.js';
 import { z } from './zod.js';
 
 export const ChatRole = z.enum(['human', 'agent']);
@@ -20,6 +21,50 @@ export const PostChatBody = z
     thread: NonBlank(200).optional().openapi({ description: 'Thread name, default `default`.', example: 'default' }),
   })
   .openapi('PostChatBody');
+
+export const ChatSearchHit = ChatMessage.extend({
+  score: z.number().openapi({
+    description:
+      "Relevance; higher is better, comparable within one answer. keyword: BM25 over the mind's own messages (ts_rank on PostgreSQL); semantic: cosine similarity; hybrid: the fused score. Past the hybrid window, keyword hits follow with score 0.",
+    example: 0.0325,
+  }),
+  match: z.enum(['keyword', 'semantic', 'both']).openapi({
+    description: 'How it was found: by its words, by its meaning, or both.',
+    example: 'keyword',
+  }),
+}).openapi('ChatSearchHit');
+
+export const ChatSearchQuery = z.object({
+  q: z
+    .string()
+    .max(1000)
+    // A rule of every script's letters, which no pattern every engine reads alike can state: the description says it.
+    .refine((q) => /[\p{L}\p{N}]/u.test(q), 'has no letters or digits to search for')
+    .openapi({ description: "Words to search for in the messages' content, with at least one letter or digit.", example: 'budget review' }),
+  thread: z.string().max(200).optional().openapi({ description: 'Only messages of this thread (default: every thread).' }),
+  role: ChatRole.optional().openapi({ description: 'Only messages of this role: `human` or `agent`.' }),
+  since: IsoDateOrDateTime.optional().openapi({
+    description: 'Only messages posted at or after this time (ISO 8601 date, or date-time with a zone).',
+  }),
+  mode: RecallMode.optional(),
+  limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
+  cursor: z
+    .string()
+    .max(500)
+    .optional()
+    .openapi({ description: '`next_cursor` of the previous page, with `q`, `mode` and the filters unchanged (any other text is 400).' }),
+});
+
+export const ChatSearchResult = z
+  .object({
+    messages: z.array(ChatSearchHit),
+    next_cursor: z.string().nullable().openapi({
+      description: 'Pass as `cursor` for the next page; null on the last page.',
+      example:
+        'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
+    }),
+  })
+  .openapi('ChatSearchResult');
 
 const chat = meta('mindKey', 'Chat');
 
@@ -48,6 +93,16 @@ export const chatRoutes = c.router({
         .openapi({ description: 'A message id of this mind: only messages older than it (an unknown id is 404).' }),
     }),
     responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
+    metadata: chat,
+  },
+  searchChat: {
+    method: 'GET',
+    path: '/mind/chat/search',
+    summary: 'Search chat messages',
+    description:
+      "Finds the mind's chat messages, in every thread unless `thread` is given, by their words (full-text over the content) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. By meaning, the candidates are the best keyword hits and the newest messages that pass the filters. Page with `next_cursor`.",
+    query: ChatSearchQuery,
+    responses: { 200: ChatSearchResult, ...errors(400) },
     metadata: chat,
   },
 });

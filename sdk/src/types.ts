@@ -35,6 +35,8 @@ export interface MemoryStats extends Out<typeof C.MemoryStats> {}
 export interface MindExport extends Out<typeof C.MindExport> {}
 export interface ImportResult extends Out<typeof C.ImportResult> {}
 export interface ChatMessage extends Out<typeof C.ChatMessage> {}
+/** A message found by `chat.search()`: the message, its `score` and how it `match`ed. */
+export interface ChatSearchHit extends Out<typeof C.ChatSearchHit> {}
 export interface Script extends Out<typeof C.Script> {}
 /** One page of GET /mind/scripts as the service answers it. */
 export interface ScriptList {
@@ -106,6 +108,8 @@ export interface ImportMindParams {
   dry_run?: boolean | undefined;
 }
 export interface PostChatParams extends In<typeof C.PostChatBody> {}
+/** Chat search: `q` (required), filters `thread`, `role`, `since`; `mode`; `limit` per page (1..100, default 20). */
+export interface SearchChatParams extends In<typeof C.ChatSearchQuery> {}
 /** `limit`: messages per page (1..100, default 50); `before`: a message id, to start further back. */
 export interface ListChatParams {
   thread?: string | undefined;

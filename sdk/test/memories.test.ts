@@ -99,6 +99,18 @@ describe('memories, chat, scripts', () => {
     );
   });
 
+  it('chat: search pages like recall; for await walks every hit', async () => {
+    const { client } = await live.account();
+    for (let i = 0; i < 5; i++) await client.chat.send({ role: 'human', content: `standup note ${i}`, thread: i % 2 ? 'a' : 'b' });
+    const first = await client.chat.search({ q: 'standup', limit: 2 });
+    assert.equal(first.data.length, 2);
+    assert.equal(first.data[0]?.match, 'keyword');
+    const seen: string[] = [];
+    for await (const hit of client.chat.search({ q: 'standup', limit: 2 })) seen.push(hit.id);
+    assert.equal(new Set(seen).size, 5);
+    assert.equal((await client.chat.search({ q: 'standup', thread: 'a' })).data.length, 2);
+  });
+
   it('scripts: create, list, get, update, delete; a duplicate name is ConflictError', async () => {
     const { client } = await live.account();
     const script = await client.scripts.create({ name: 'fetch-arxiv', language: 'python', content: 'print(1)' });

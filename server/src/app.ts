@@ -25,6 +25,7 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './db/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
+import { ChatRanking } from './meaning/chat-ranking.js';
 import { Meaning } from './meaning/service.js';
 import { ContentCipher } from './memories/crypto.js';
 import { memoriesArea } from './memories/handlers.js';
@@ -109,7 +110,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tasks: tasksArea(ctx),
     meaning: { handlers: {}, start: () => meaning.start(), stop: () => meaning.stop() },
     memories: memoriesArea(ctx, memoryStore, meaning),
-    chat: chatArea(ctx),
+    // Chat search ranks by meaning with recall's embedder.
+    chat: chatArea(ctx, new ChatRanking(meaning.embedder, () => meaning.status().state !== 'failing')),
     scripts: scriptsArea(ctx),
     // The mind export and import: over the rows of memories, tasks, chat and scripts, through their stores.
     transfer: transferArea(ctx, memoryStore),

@@ -1,4 +1,5 @@
 import { usersTable } from './accounts/migrations.js';
+import { chatMigrations } from './chat/migrations.js';
 import { computersMigrations } from './computers/migrations.js';
 import { migrationOf, type Migration, migrationSourceOf } from './db/migration.js';
 import { serviceSecretsTable } from './db/migrations.js';
@@ -28,6 +29,7 @@ export const migrations: Migration[] = [
   ...memoriesMigrations, // 0500_
   ...embeddingMigrations, // 0520_
   ...searchMigrations, // 0530_
+  ...chatMigrations, // 0560_
 ];
 
 export const migrationSource = migrationSourceOf(migrations);

@@ -23,6 +23,7 @@ const TOOL_NAMES = [
   'delete_task',
   'post_chat_message',
   'list_chat_messages',
+  'search_chat',
   'list_scripts',
   'get_script',
   'create_script',

@@ -60,6 +60,10 @@ describe('MCP tools, each called once', () => {
         const message = await call('post_chat_message', { role: 'agent', content: 'Piano tuned.', thread: 'music' });
         assert.equal((await get('/mind/chat?thread=music')).messages[0].id, message.id);
         assert.equal(((await call('list_chat_messages', { thread: 'music', limit: 10 })).messages as unknown[]).length, 1);
+        assert.deepEqual(
+          ((await call('search_chat', { q: 'piano', thread: 'music' })).messages as Array<{ id: string }>).map((m) => m.id),
+          [message.id],
+        );
 
         // Scripts.
         const script = await call('create_script', { name: 'tune', language: 'python', content: 'print("A4 = 440 Hz")' });

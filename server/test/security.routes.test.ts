@@ -171,6 +171,7 @@ const ROUTES = {
   },
   'memories.postChatMessage': { request: () => ({ body: { role: 'agent', content: 'hello' } }), ok: { status: 201 }, foreign: 201 },
   'memories.listChatMessages': { request: () => ({ query: {} }), ok: { status: 200 }, foreign: 200 },
+  'memories.searchChat': { request: () => ({ query: { q: 'hello' } }), ok: { status: 200 }, foreign: 200 },
   'memories.listScripts': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
   'memories.createScript': { request: (f) => ({ body: { name: f.unique(), content: 'echo hi' } }), ok: { status: 201 }, foreign: 201 },
   'memories.getScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 200 }, foreign: 404 },

@@ -83,6 +83,10 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
     400: { summary: 'A limit of 0', query: { limit: '0' } },
     404: [notFound('Message given as `before`', 'A `before` that is no message of this mind')],
   },
+  'memories.searchChat': {
+    400: { summary: 'A q without letters or digits', query: { q: '?!' } },
+    codes: ['cursor_invalid'],
+  },
   'memories.listScripts': { 400: { summary: 'A limit that is not a number', query: { limit: 'ten' } }, codes: ['cursor_invalid'] },
   'memories.createScript': {
     400: { summary: 'No content', body: { name: 'fetch-arxiv' } },

@@ -1,13 +1,13 @@
 import { ok } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { type PagePromise, paginate } from '../core/pagination.js';
-import type { ChatMessage, ListChatParams, PostChatParams } from '../types.js';
+import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import type { ChatMessage, ChatSearchHit, ListChatParams, PostChatParams, SearchChatParams } from '../types.js';
 import { Resource } from './resource.js';
 
 /** The service's page size for chat history; the SDK sends it, to know a full page when it sees one. */
 const DEFAULT_CHAT_PAGE = 50;
 
-/** Chat history of the client's mind (Mind Key). */
+/** Chat of the client's mind (Mind Key): sent, read back by thread, searched. */
 export class Chat extends Resource {
   /** Adds a message (`role`: `human` or `agent`) to a thread (`default` unless given). */
   async send(params: PostChatParams, options?: RequestOptions): Promise<ChatMessage> {
@@ -28,6 +28,19 @@ export class Chat extends Resource {
       // A full page may have older messages before it; a shorter one is the start of the thread.
       const oldest = messages[0];
       return { data: messages, next: oldest && messages.length >= limit ? { before: oldest.id } : null };
+    });
+  }
+
+  /**
+   * Searches the mind's messages (every thread unless `thread` is given) by words and meaning, `limit`
+   * (default 20) hits a page. `await` it for the first page; `for await (const hit of client.chat.search({ q }))`
+   * walks every hit of every page.
+   */
+  search(params: SearchChatParams, options?: RequestOptions): PagePromise<ChatSearchHit> {
+    return paginate(async (next) => {
+      const query = { ...params, cursor: cursorFor(next, params.cursor) };
+      const body = await ok(this.api.memories.searchChat({ query, requestOptions: options }));
+      return cursorPage(body.messages, body.next_cursor);
     });
   }
 }

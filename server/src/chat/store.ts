@@ -1,6 +1,8 @@
 import type { ChatMessage } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import type { Conn } from '../db/database.js';
+import { type ChatFilter, filterConditions, type IndexedMessage } from './keyword-index.js';
+import { indexChatMessages } from './search-index.js';
 
 interface ChatRow {
   seq: number;
@@ -29,10 +31,48 @@ export interface ChatPosition {
   seq: number;
 }
 
+/** Inserts the messages and their keyword index entries (search-index.ts), in the caller's transaction. */
 export async function insertMessages(conn: Conn, mindId: string, messages: ChatMessage[]): Promise<void> {
   for (let i = 0; i < messages.length; i += 300) {
-    await conn('chat_messages').insert(messages.slice(i, i + 300).map((m) => ({ ...m, mind_id: mindId })));
+    const chunk = messages.slice(i, i + 300);
+    await conn('chat_messages').insert(chunk.map((m) => ({ ...m, mind_id: mindId })));
+    const seqs = (await conn('chat_messages')
+      .whereIn(
+        'id',
+        chunk.map((m) => m.id),
+      )
+      .select('id', 'seq')) as Array<{ id: string; seq: number }>;
+    const seqOf = new Map(seqs.map((r) => [r.id, Number(r.seq)]));
+    await indexChatMessages(
+      conn,
+      chunk.map((m): IndexedMessage => ({ ...m, seq: seqOf.get(m.id)!, mind_id: mindId })),
+    );
   }
+}
+
+/** The mind's last stored message (insertion order): where a search's first page fixes what it ranks. */
+export async function lastStored(conn: Conn, mindId: string): Promise<{ id: string; seq: number } | undefined> {
+  const row = await conn<ChatRow>('chat_messages').where({ mind_id: mindId }).orderBy('seq', 'desc').first('id', 'seq');
+  return row && { id: row.id, seq: Number(row.seq) };
+}
+
+/** A message's seq, by its id in the mind. */
+export async function seqOf(conn: Conn, mindId: string, id: string): Promise<number | undefined> {
+  const row = await conn<ChatRow>('chat_messages').where({ mind_id: mindId, id }).first('seq');
+  return row && Number(row.seq);
+}
+
+/** The last stored `limit` messages of the mind passing the filters (not the words), last first. */
+export async function newestMessages(conn: Conn, mindId: string, filter: ChatFilter, limit: number): Promise<ChatMessage[]> {
+  const params: Knex.RawBinding[] = [];
+  const conditions = filterConditions(filter, 'c', params);
+  const query = conn<ChatRow>('chat_messages as c').where('c.mind_id', mindId);
+  if (conditions.length > 0) query.whereRaw(conditions.join(' AND '), params);
+  const rows = await query
+    .orderBy('c.seq', 'desc')
+    .limit(limit)
+    .select(...COLUMNS.map((c) => `c.${c}`));
+  return rows.map(toMessage);
 }
 
 export async function findMessagePosition(conn: Conn, mindId: string, id: string): Promise<ChatPosition | undefined> {

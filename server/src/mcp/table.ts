@@ -56,6 +56,7 @@ export const MCP_TOOLS: Record<RouteKey, ToolEffect | NotATool> = {
   'memories.unverifyMemory': { not: 'verification is for the human (JWT)' },
   'memories.postChatMessage': 'write',
   'memories.listChatMessages': 'read',
+  'memories.searchChat': 'read',
   'memories.listScripts': 'read',
   'memories.createScript': 'write',
   'memories.getScript': 'read',

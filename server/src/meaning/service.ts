@@ -48,7 +48,8 @@ export interface MeaningStatus {
  * embeddings off every part is absent and recall is keyword only.
  */
 export class Meaning implements RecallByMeaning {
-  private readonly embedder: Embedder | undefined;
+  /** Read by chat search's ranking (chat-ranking.ts), which app.ts builds on it. */
+  readonly embedder: Embedder | undefined;
   private readonly worker: EmbeddingWorker | undefined;
   private readonly index: VectorIndex | undefined;
   private readonly waits: PendingWaits | undefined;

@@ -1,0 +1,153 @@
+import type { ChatMessage } from '@mindservice/contract';
+import type { Db } from '../db/database.js';
+import { ApiError } from '../http/api-error.js';
+import type { ChatFilter, ChatHit, ChatKeywordIndex, ChatPosition } from './keyword-index.js';
+import type { ChatByMeaning, ChatCandidate, ChatMatch } from './meaning.js';
+import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFingerprint } from './search-cursor.js';
+import { chatWords } from './search-words.js';
+import { lastStored, newestMessages, seqOf } from './store.js';
+
+export interface ChatSearchInput {
+  q: string;
+  thread?: string;
+  role?: ChatMessage['role'];
+  since?: string;
+  mode?: 'hybrid' | 'keyword' | 'semantic';
+  limit?: number;
+  cursor?: string;
+}
+
+export interface ChatSearchPage {
+  messages: Array<ChatMessage & { score: number; match: ChatMatch }>;
+  next_cursor: string | null;
+}
+
+const DEFAULT_LIMIT = 20;
+/** By meaning, the window ranked is the best WINDOW keyword hits and the mind's last RECENT messages (passing the filters). */
+export const WINDOW = 50;
+export const RECENT = 200;
+
+type Scored = ChatHit & { match: ChatMatch };
+
+const positionOf = (hit: ChatHit): ChatPosition => ({ score: hit.score, createdAt: hit.message.created_at, id: hit.message.id });
+
+const byScore = (a: Scored, b: Scored) =>
+  b.score - a.score || b.message.created_at.localeCompare(a.message.created_at) || b.message.id.localeCompare(a.message.id);
+
+/**
+ * GET /mind/chat/search: the mind's messages by their words (the keyword index, keyset pages) and
+ * by their meaning. By meaning there is no vector index of chat: the window ranked is the best
+ * WINDOW keyword hits and the mind's last RECENT messages, which `meaning` ranks against q (the
+ * embedder's similarity, fused with the keyword score in hybrid); in hybrid, keyword hits past the
+ * window follow with score 0. The window is fixed by the first page (messages stored later are not
+ * in it), so offset pages neither repeat nor skip while the mind's messages stay as they are.
+ */
+export class ChatSearch {
+  constructor(
+    private readonly db: Db,
+    private readonly index: ChatKeywordIndex,
+    private readonly meaning: ChatByMeaning,
+  ) {}
+
+  async search(mindId: string, input: ChatSearchInput, signal?: AbortSignal): Promise<ChatSearchPage> {
+    const words = [...new Set(chatWords(input.q))];
+    if (words.length === 0) throw ApiError.invalidField('query.q', 'has no letters or digits to search for');
+    const mode = input.mode ?? 'hybrid';
+    if (mode === 'semantic' && !this.meaning.enabled) {
+      throw ApiError.invalidField(
+        'query.mode',
+        'semantic needs embeddings, which are off on this server (MIND_EMBEDDINGS=off); use keyword',
+      );
+    }
+    const since = input.since === undefined ? undefined : new Date(input.since).toISOString();
+    const filter: ChatFilter = { words, thread: input.thread, role: input.role, since };
+    const fingerprint = searchFingerprint(filter, mode);
+    const byMeaning = mode !== 'keyword' && this.meaning.enabled;
+    const at = input.cursor ? decodeSearchCursor(input.cursor, fingerprint, byMeaning) : {};
+    const limit = input.limit ?? DEFAULT_LIMIT;
+    const page = byMeaning
+      ? await this.byMeaning(mindId, input.q.trim(), mode as 'hybrid' | 'semantic', filter, limit, at, signal)
+      : await this.byKeyword(mindId, filter, limit, at.after);
+    return {
+      messages: page.hits.map((h) => ({ ...h.message, score: h.score, match: h.match })),
+      next_cursor: page.next ? encodeSearchCursor(fingerprint, page.next) : null,
+    };
+  }
+
+  private async byKeyword(mindId: string, filter: ChatFilter, limit: number, after?: ChatPosition) {
+    const rows = await this.index.rankedPage(this.db, mindId, filter, limit + 1, after);
+    const hits = rows.slice(0, limit).map((h): Scored => ({ ...h, match: 'keyword' }));
+    return { hits, next: rows.length > limit ? { after: positionOf(hits.at(-1)!) } : undefined };
+  }
+
+  private async byMeaning(
+    mindId: string,
+    q: string,
+    mode: 'hybrid' | 'semantic',
+    base: ChatFilter,
+    limit: number,
+    at: SearchPosition,
+    signal?: AbortSignal,
+  ): Promise<{ hits: Scored[]; next?: SearchPosition }> {
+    const asOf = at.asOf ?? (await lastStored(this.db, mindId))?.id;
+    if (asOf === undefined) return { hits: [] };
+    // The first page's messages only; if its last message is gone (the mind was replaced by an import), the current ones.
+    const filter = { ...base, upTo: await seqOf(this.db, mindId, asOf) };
+    const keyword = await this.index.rankedPage(this.db, mindId, filter, WINDOW + 1);
+    const windowed = keyword.slice(0, WINDOW);
+    const inWindow = new Set(windowed.map((h) => h.message.id));
+    const words = new Set(filter.words);
+    // The last messages holding a word of q but past the keyword window are ranked in it too (and left out of the tail).
+    const recent = (await newestMessages(this.db, mindId, filter, RECENT))
+      .filter((m) => !inWindow.has(m.id))
+      .map((message) => ({ message, holdsWords: chatWords(message.content).some((w) => words.has(w)) }));
+    let hits: Scored[] = [];
+    let tailFrom = at.after;
+    if (at.after === undefined) {
+      const offset = at.offset ?? 0;
+      const ranked = await this.rankWindow(mindId, q, mode, windowed, recent, signal);
+      hits = ranked.slice(offset, offset + limit);
+      if (offset + limit < ranked.length) return { hits, next: { offset: offset + limit, asOf } };
+      if (mode === 'semantic' || keyword.length <= WINDOW) return { hits };
+      tailFrom = positionOf(windowed.at(-1)!);
+    }
+    // The tail: keyword hits past the window, without the last messages the window ranked.
+    const ranked = new Set(recent.filter((r) => r.holdsWords).map((r) => r.message.id));
+    const wanted = limit - hits.length;
+    const tail = (await this.index.rankedPage(this.db, mindId, filter, wanted + ranked.size + 1, tailFrom)).filter(
+      (h) => !ranked.has(h.message.id),
+    );
+    const shown = tail.slice(0, wanted);
+    hits.push(...shown.map((h): Scored => ({ message: h.message, score: 0, match: 'keyword' })));
+    const last = shown.at(-1);
+    return { hits, next: tail.length > wanted ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
+  }
+
+  /** The window ranked by `meaning`; when it cannot answer, the keyword hits in keyword order (semantic: none). */
+  private async rankWindow(
+    mindId: string,
+    q: string,
+    mode: 'hybrid' | 'semantic',
+    windowed: ChatHit[],
+    recent: Array<{ message: ChatMessage; holdsWords: boolean }>,
+    signal?: AbortSignal,
+  ): Promise<Scored[]> {
+    const byId = new Map<string, ChatMessage>();
+    const candidates: ChatCandidate[] = [];
+    for (const h of windowed) {
+      byId.set(h.message.id, h.message);
+      candidates.push({ id: h.message.id, text: h.message.content, keywordScore: h.score, holdsWords: true });
+    }
+    for (const { message, holdsWords } of recent) {
+      byId.set(message.id, message);
+      candidates.push({ id: message.id, text: message.content, holdsWords });
+    }
+    const ranked = await this.meaning.rank(mindId, q, mode, candidates, this.index.scores, signal);
+    if (!ranked) {
+      if (mode === 'semantic') return [];
+      const extra = recent.filter((r) => r.holdsWords).map((r): Scored => ({ message: r.message, score: 0, match: 'keyword' }));
+      return [...windowed.map((h): Scored => ({ ...h, match: 'keyword' })), ...extra];
+    }
+    return ranked.map((r): Scored => ({ message: byId.get(r.id)!, score: r.score, match: r.match })).sort(byScore);
+  }
+}
