@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { COMMON_WORD_MIN_MEMORIES, COMMON_WORD_SHARE } from '../../server/src/memories/recall-sqlite.js';
-import { indexedText, mindPrefix, searchWords } from '../../server/src/memories/search-text.js';
+import { mindPrefix, searchWords } from '../../server/src/lib/search-words.js';
+import { indexedText } from '../../server/src/memories/search-text.js';
 
 /**
  * Keyword recall as the server does it on SQLite (recall-sqlite.ts), in memory: the same FTS5

@@ -1,22 +1,16 @@
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
-import { chatMindPrefix as mindPrefix, chatWords } from './search-words.js';
+import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf } from '../lib/bm25.js';
+import { documentLength, mindPrefix, rankingWords, searchWords } from '../lib/search-words.js';
+import { wordVariants } from '../lib/word-variants.js';
 import { afterPosition, type ChatHit, type ChatKeywordIndex, filterConditions, type IndexedMessage, toMessage } from './keyword-index.js';
 
 /** Rows per statement when indexing (4 and 7 bindings a row: well under SQLite's limit). */
 const ROWS_PER_STATEMENT = 100;
 
-/** BM25's parameters, FTS5's own (k1 = 1.2, b = 0.75), as memories' recall (memories/recall-sqlite.ts). */
-const K1 = 1.2;
-const B = 0.75;
-
-/** FTS5's IDF, never below a millionth; a count above the total (a write in between) counts as the total. */
-const idf = (messages: number, holding: number) =>
-  Math.max(Math.log((Math.max(messages, holding) - holding + 0.5) / (holding + 0.5)), 1e-6);
-
 /**
  * SQLite's chat index (migration 0560): chat_fts holds each message's words with its mind's prefix
- * (rowid = seq), chat_rank its narrow ranking row. Ranked by FTS5's BM25 formula computed with the
+ * (rowid = seq), chat_rank its narrow ranking row. Ranked by BM25 (lib/bm25.ts) computed with the
  * mind's own statistics (chat_search_stats, chat_fts_words), not FTS5's bm25(), whose message count
  * and average length are the whole table's: another mind's messages would move this mind's scores.
  */
@@ -25,7 +19,7 @@ export const sqliteChatIndex: ChatKeywordIndex = {
 
   async added(conn, messages) {
     for (let i = 0; i < messages.length; i += ROWS_PER_STATEMENT) {
-      const chunk = messages.slice(i, i + ROWS_PER_STATEMENT).map((m) => ({ m, words: chatWords(m.content) }));
+      const chunk = messages.slice(i, i + ROWS_PER_STATEMENT).map((m) => ({ m, words: searchWords(m.content) }));
       const values = (n: number) =>
         Array(chunk.length)
           .fill(`(${Array(n).fill('?').join(', ')})`)
@@ -33,7 +27,7 @@ export const sqliteChatIndex: ChatKeywordIndex = {
       await runSql(
         conn,
         `INSERT INTO chat_rank (seq, id, mind_id, thread, role, created_at, words) VALUES ${values(7)}`,
-        chunk.flatMap(({ m, words }) => [m.seq, m.id, m.mind_id, m.thread, m.role, m.created_at, words.length]),
+        chunk.flatMap(({ m, words }) => [m.seq, m.id, m.mind_id, m.thread, m.role, m.created_at, documentLength(words)]),
       );
       // One statement for the chunk: FTS5 writes a segment per statement in a transaction.
       await runSql(
@@ -46,12 +40,26 @@ export const sqliteChatIndex: ChatKeywordIndex = {
 
   async rankedPage(conn, mindId, filter, limit, after) {
     const prefix = mindPrefix(mindId);
-    const terms = filter.words.map((w) => prefix + w);
+    // As memories' recall (memories/recall-sqlite.ts): the ranking words, each with its variants as one term.
+    const groups = rankingWords(filter.words).map((w) => wordVariants(w).map((v) => prefix + v));
+    const terms = [...new Set(groups.flat())];
     const stats = await mindStatistics(conn, mindId, terms);
-    const frequencies = terms.map((_, i) => `sum(v.term = ?) AS f${i}`).join(', ');
-    const weightedSum = terms.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
+    const holdingOf = new Map(terms.map((t, i) => [t, stats.holding[i]!]));
+    const holding = (group: string[]) =>
+      Math.min(
+        Math.max(stats.messages, 1),
+        group.reduce((n, t) => n + holdingOf.get(t)!, 0),
+      );
+    const frequencies = groups.map((group, i) => `sum(v.term IN (${group.map(() => '?').join(', ')})) AS f${i}`).join(', ');
+    const weightedSum = groups.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
     // In the order of the placeholders in the statement.
-    const params: Knex.RawBinding[] = [...stats.holding.map((n) => idf(stats.messages, n)), stats.averageWords, ...terms, ...terms, mindId];
+    const params: Knex.RawBinding[] = [
+      ...groups.map((g) => idf(stats.messages, holding(g))),
+      stats.averageWords,
+      ...groups.flat(),
+      ...terms,
+      mindId,
+    ];
     const conditions = ['r.mind_id = ?', ...filterConditions(filter, 'r', params)];
     let position = '';
     if (after) {

@@ -12,7 +12,7 @@ import { indexChatMessages } from './search-index.js';
  *   the server writes the words, each with its mind's prefix, so no word reaches another mind's part
  *   of the index); chat_fts_terms and chat_fts_words (fts5vocab) for BM25 with the mind's own
  *   statistics; chat_rank, the narrow row ranking and the filters read (thread, role, created_at,
- *   length in words); chat_search_stats, each mind's indexed messages and words, kept by triggers.
+ *   length: lib/search-words.ts documentLength); chat_search_stats, each mind's indexed messages and words, kept by triggers.
  *   Triggers on chat_messages take a deleted message out of all of them (the mind's purge deletes
  *   chat_messages in chunks; the cascade of the mind's row takes the statistics).
  * - PostgreSQL: a tsvector column in the message's row (the same words, 'simple'), with a GIN index.

@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.js';
 import type { ChatFilter, ChatHit, ChatKeywordIndex, ChatPosition } from './keyword-index.js';
 import type { ChatByMeaning, ChatCandidate, ChatMatch } from './meaning.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFingerprint } from './search-cursor.js';
-import { chatWords } from './search-words.js';
+import { searchWords } from '../lib/search-words.js';
 import { lastStored, newestMessages, seqOf } from './store.js';
 
 export interface ChatSearchInput {
@@ -50,7 +50,7 @@ export class ChatSearch {
   ) {}
 
   async search(mindId: string, input: ChatSearchInput, signal?: AbortSignal): Promise<ChatSearchPage> {
-    const words = [...new Set(chatWords(input.q))];
+    const words = [...new Set(searchWords(input.q))];
     if (words.length === 0) throw ApiError.invalidField('query.q', 'has no letters or digits to search for');
     const mode = input.mode ?? 'hybrid';
     if (mode === 'semantic' && !this.meaning.enabled) {
@@ -100,7 +100,7 @@ export class ChatSearch {
     // The last messages holding a word of q but past the keyword window are ranked in it too (and left out of the tail).
     const recent = (await newestMessages(this.db, mindId, filter, RECENT))
       .filter((m) => !inWindow.has(m.id))
-      .map((message) => ({ message, holdsWords: chatWords(message.content).some((w) => words.has(w)) }));
+      .map((message) => ({ message, holdsWords: searchWords(message.content).some((w) => words.has(w)) }));
     let hits: Scored[] = [];
     let tailFrom = at.after;
     if (at.after === undefined) {

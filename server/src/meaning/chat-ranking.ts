@@ -2,9 +2,9 @@ import type { ChatKeywordScores } from '../chat/keyword-index.js';
 import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatRanked } from '../chat/meaning.js';
 import { ByteLru } from './embeddings/byte-lru.js';
 import type { Embedder } from './embeddings/embedder.js';
-import { FUSION_DEFAULTS, FUSION_DEFAULTS_POSTGRES, type FusionOptions, fuse } from './embeddings/fusion.js';
+import { FUSION_DEFAULTS, type FusionOptions, fuse } from './embeddings/fusion.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, RERANK_DEFAULTS_POSTGRES, type RerankOptions } from './embeddings/rerank.js';
+import { RERANK_DEFAULTS, type RerankOptions } from './embeddings/rerank.js';
 import { SIMILARITY_FLOOR } from './recall.js';
 import { EMBEDDED_CONTENT_CHARS } from './store.js';
 
@@ -13,8 +13,16 @@ const QUERY_TIMEOUT_MS = 3_000;
 /** Bytes of message vectors kept (and their keys). */
 const VECTOR_CACHE_BYTES = 16 * 1024 * 1024;
 
-const FUSION: Record<ChatKeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS, ts_rank: FUSION_DEFAULTS_POSTGRES };
-const RERANK: Record<ChatKeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS, ts_rank: RERANK_DEFAULTS_POSTGRES };
+/**
+ * Chat on PostgreSQL still ranks by ts_rank (no IDF; about 0.01-0.03 for weak matches, 0.06 for
+ * a message's key words), so its keyword part is squashed around 0.05 instead of BM25's 8.
+ */
+const TS_RANK_SQUASH = { keywordHalf: 0.05, keywordPower: 3 };
+const FUSION: Record<ChatKeywordScores, FusionOptions> = {
+  bm25: FUSION_DEFAULTS,
+  ts_rank: { method: 'weighted', keywordWeight: 0.7, ...TS_RANK_SQUASH },
+};
+const RERANK: Record<ChatKeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS, ts_rank: { ...RERANK_DEFAULTS, ...TS_RANK_SQUASH } };
 
 const cosine = (a: Float32Array, b: Float32Array) => {
   let dot = 0;

@@ -1,12 +1,12 @@
 import type { Memory } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
 import type { KeywordIndex } from './keyword-index.js';
-import { bm25Idf, BM25_B, BM25_K1 } from './bm25.js';
+import { bm25Idf, BM25_B, BM25_K1 } from '../lib/bm25.js';
 import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { prefixed } from './rows.js';
-import { rankingWords, STOP_WORDS_SQL_ARRAY, searchWords } from './search-text.js';
-import { wordVariants } from './word-variants.js';
+import { rankingWords, STOP_WORDS_SQL_ARRAY, searchWords } from '../lib/search-words.js';
+import { wordVariants } from '../lib/word-variants.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
 const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');

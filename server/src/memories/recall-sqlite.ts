@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
-import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf } from './bm25.js';
-import { mindPrefix, rankingWords } from './search-text.js';
-import { wordVariants } from './word-variants.js';
+import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf } from '../lib/bm25.js';
+import { mindPrefix, rankingWords } from '../lib/search-words.js';
+import { wordVariants } from '../lib/word-variants.js';
 
 /**
  * Common words, stop words found by frequency (as Elasticsearch's cutoff_frequency). Scoring a word

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../db/migration.js';
-import { indexEntry, searchWords, STOP_WORDS_SQL_ARRAY } from './search-text.js';
+import { searchWords, STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
+import { indexEntry } from './search-text.js';
 
 /**
  * SQLite's search index, rebuilt so that no mind can write into another mind's part of it and no

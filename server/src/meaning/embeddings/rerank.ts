@@ -1,4 +1,4 @@
-import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../memories/bm25.js';
+import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../lib/bm25.js';
 import { ByteLru } from './byte-lru.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
