@@ -33,12 +33,12 @@ export interface IndexedMessage extends ChatMessage {
 }
 
 /** The scale of the keyword scores, which the ranking by meaning squashes its own way per scale. */
-export type ChatKeywordScores = 'bm25' | 'ts_rank';
+export type ChatKeywordScores = 'bm25';
 
 /**
  * The full-text index of chat messages on one database, one per dialect: keyword-index-sqlite.ts
  * (FTS5, words prefixed with their mind, BM25 with the mind's own statistics) and
- * keyword-index-postgres.ts (a tsvector in the row, ts_rank). Written beside the rows in the
+ * keyword-index-postgres.ts (a tsvector in the row, BM25 with chat_search_stats). Written beside the rows in the
  * transaction that stores them (search-index.ts, from store.ts insertMessages: POST /mind/chat and imports); deletes take
  * the entries with them (triggers on SQLite, the row itself on PostgreSQL).
  */

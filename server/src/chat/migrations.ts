@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DialectName } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
+import { STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
 import { indexChatMessages } from './search-index.js';
 
 /**
@@ -12,11 +13,15 @@ import { indexChatMessages } from './search-index.js';
  *   the server writes the words, each with its mind's prefix, so no word reaches another mind's part
  *   of the index); chat_fts_terms and chat_fts_words (fts5vocab) for BM25 with the mind's own
  *   statistics; chat_rank, the narrow row ranking and the filters read (thread, role, created_at,
- *   length: lib/search-words.ts documentLength); chat_search_stats, each mind's indexed messages and words, kept by triggers.
+ *   length: lib/search-words.ts documentLength); chat_search_stats, each mind's indexed messages and
+ *   their total length, kept by triggers.
  *   Triggers on chat_messages take a deleted message out of all of them (the mind's purge deletes
  *   chat_messages in chunks; the cascade of the mind's row takes the statistics).
- * - PostgreSQL: a tsvector column in the message's row (the same words, 'simple'), with a GIN index.
+ * - PostgreSQL: a tsvector column in the message's row (the same words, 'simple'), with a GIN index,
+ *   and chat_search_stats kept by a trigger on the column (lengths as documentLength: the distinct
+ *   lexemes but today's stop words).
  */
+const LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
 const CREATE: Record<DialectName, string[]> = {
   sqlite: [
     `CREATE VIRTUAL TABLE chat_fts USING fts5(content, content='', contentless_delete=1, tokenize='ascii')`,
@@ -49,6 +54,25 @@ const CREATE: Record<DialectName, string[]> = {
   postgres: [
     'ALTER TABLE chat_messages ADD COLUMN search_vector tsvector',
     'CREATE INDEX chat_messages_search ON chat_messages USING GIN (search_vector)',
+    `CREATE TABLE chat_search_stats (
+       mind_id varchar(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
+       messages bigint NOT NULL,
+       words bigint NOT NULL)`,
+    `CREATE FUNCTION chat_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN
+       IF TG_OP <> 'INSERT' AND OLD.search_vector IS NOT NULL THEN
+         UPDATE chat_search_stats SET messages = messages - 1, words = words - ${LENGTH('OLD.search_vector')}
+         WHERE mind_id = OLD.mind_id;
+       END IF;
+       IF TG_OP <> 'DELETE' AND NEW.search_vector IS NOT NULL THEN
+         INSERT INTO chat_search_stats (mind_id, messages, words) VALUES (NEW.mind_id, 1, ${LENGTH('NEW.search_vector')})
+         ON CONFLICT (mind_id) DO UPDATE SET messages = chat_search_stats.messages + 1,
+           words = chat_search_stats.words + excluded.words;
+       END IF;
+       RETURN NULL;
+     END $$`,
+    `CREATE TRIGGER chat_search_stats_change AFTER INSERT OR DELETE OR UPDATE OF search_vector, mind_id ON chat_messages
+     FOR EACH ROW EXECUTE FUNCTION chat_search_stats_change()`,
   ],
 };
 
@@ -63,7 +87,13 @@ const DROP: Record<DialectName, string[]> = {
     'DROP TABLE IF EXISTS chat_fts_words',
     'DROP TABLE IF EXISTS chat_fts',
   ],
-  postgres: ['DROP INDEX IF EXISTS chat_messages_search', 'ALTER TABLE chat_messages DROP COLUMN IF EXISTS search_vector'],
+  postgres: [
+    'DROP TRIGGER IF EXISTS chat_search_stats_change ON chat_messages',
+    'DROP FUNCTION IF EXISTS chat_search_stats_change()',
+    'DROP TABLE IF EXISTS chat_search_stats',
+    'DROP INDEX IF EXISTS chat_messages_search',
+    'ALTER TABLE chat_messages DROP COLUMN IF EXISTS search_vector',
+  ],
 };
 
 /** Indexes the stored messages, 500 at a time. */

@@ -13,16 +13,9 @@ const QUERY_TIMEOUT_MS = 3_000;
 /** Bytes of message vectors kept (and their keys). */
 const VECTOR_CACHE_BYTES = 16 * 1024 * 1024;
 
-/**
- * Chat on PostgreSQL still ranks by ts_rank (no IDF; about 0.01-0.03 for weak matches, 0.06 for
- * a message's key words), so its keyword part is squashed around 0.05 instead of BM25's 8.
- */
-const TS_RANK_SQUASH = { keywordHalf: 0.05, keywordPower: 3 };
-const FUSION: Record<ChatKeywordScores, FusionOptions> = {
-  bm25: FUSION_DEFAULTS,
-  ts_rank: { method: 'weighted', keywordWeight: 0.7, ...TS_RANK_SQUASH },
-};
-const RERANK: Record<ChatKeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS, ts_rank: { ...RERANK_DEFAULTS, ...TS_RANK_SQUASH } };
+/** Both databases rank chat by BM25 (chat/keyword-index-*.ts), on memories' scale: memories' squashes. */
+const FUSION: Record<ChatKeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS };
+const RERANK: Record<ChatKeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS };
 
 const cosine = (a: Float32Array, b: Float32Array) => {
   let dot = 0;
