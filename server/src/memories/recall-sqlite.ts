@@ -33,8 +33,10 @@ export async function recallSqlite(
   limit: number,
   after?: PagePosition,
 ): Promise<RecallRow[]> {
-  const groups = rankingWords(filter.words).map(wordVariants);
-  const stats = await mindStatistics(conn, mindId, [...new Set(groups.flat())]);
+  const variants = rankingWords(filter.words).map(wordVariants);
+  const stats = await mindStatistics(conn, mindId, [...new Set(variants.flat())]);
+  // Variants no memory of the mind holds cost a lookup each in the ranking and add nothing.
+  const groups = variants.map((group) => group.filter((w, i) => i === 0 || stats.holding.get(w)! > 0));
   const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(stats.memories * COMMON_WORD_SHARE));
   const ranked = groups.filter((g) => holdingGroup(stats, g) < threshold);
   const common = groups.filter((g) => holdingGroup(stats, g) >= threshold);

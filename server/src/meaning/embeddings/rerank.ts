@@ -100,6 +100,9 @@ export function alignerFor(encoder: SifEncoder): WordAligner {
  */
 export const MEMO_BYTES = 32 * 1024 * 1024;
 
+/** Known words of a text the word alignment looks at, at most. */
+export const ALIGN_WORDS = 48;
+
 interface Known {
   vector: Float32Array;
   bag?: Bag;
@@ -152,6 +155,17 @@ export class WordAligner {
         rows.push(row);
         weights.push(this.weights[row]! * factor);
       }
+    }
+    // The most telling words only (highest weight: the rarest), so aligning a long memory costs what a
+    // short one does; short texts (a turn, a note) keep every word.
+    if (rows.length > ALIGN_WORDS) {
+      const kept = rows.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]! || a - b).slice(0, ALIGN_WORDS);
+      return {
+        rows: Int32Array.from(kept, (i) => rows[i]!),
+        weights: Float32Array.from(kept, (i) => weights[i]!),
+        unknown,
+        unknownWeight,
+      };
     }
     return { rows: Int32Array.from(rows), weights: Float32Array.from(weights), unknown, unknownWeight };
   }
