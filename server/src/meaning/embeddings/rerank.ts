@@ -159,7 +159,10 @@ export class WordAligner {
     // The most telling words only (highest weight: the rarest), so aligning a long memory costs what a
     // short one does; short texts (a turn, a note) keep every word.
     if (rows.length > ALIGN_WORDS) {
-      const kept = rows.map((_, i) => i).sort((a, b) => weights[b]! - weights[a]! || a - b).slice(0, ALIGN_WORDS);
+      const kept = rows
+        .map((_, i) => i)
+        .sort((a, b) => weights[b]! - weights[a]! || a - b)
+        .slice(0, ALIGN_WORDS);
       return {
         rows: Int32Array.from(kept, (i) => rows[i]!),
         weights: Float32Array.from(kept, (i) => weights[i]!),
