@@ -8,12 +8,13 @@
 // Rules the document cannot state as a schema, so the generator knows them (each one is said in the
 // operation's description too):
 // - state: a path id must name a real resource of the caller (real ids are used); an install code,
-//   a login's password, a `next_cursor` (recall, tasks, scripts, commands), a chat `before` id and an export's `mind_id` must be real
+//   a login's password, a `next_cursor` (recall, chat search, tasks, scripts, commands), a chat `before` id and an export's `mind_id` must be real
 //   ones; e-mail addresses, webhook URLs, script names and memory keys unique; import ids, memory keys and script names unique
 //   within the document;
 // - the configuration: a webhook URL must not be the service itself (`http://127.0.0.1:9/...` is used);
 // - credentials: the export with a JWT names its mind; `include_credentials` needs the JWT;
-// - recall: a `min_score` above 0 needs a `q` (without one every score is 0);
+// - recall: a `min_score` above 0 needs a `q` (without one every score is 0); a chat search's `q` has a
+//   letter or digit;
 // - run time: the agent's poll waits `wait=0`, a screenshot is answered by a test agent at once.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -408,11 +409,14 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         break;
       // Cursors are the service's own (`next_cursor`): a made-up one is a documented 400.
       case 'recallMemories':
+      case 'searchChat':
       case 'listTasks':
       case 'listScripts':
       case 'listCommands':
         delete q.cursor;
         if (op.id === 'recallMemories' && !/[\p{L}\p{N}]/u.test(String(q.q ?? ''))) delete q.min_score;
+        // A search's words: at least one letter or digit (any script's, which no portable pattern states).
+        if (op.id === 'searchChat' && !/[\p{L}\p{N}]/u.test(String(q.q))) q.q = `${String(q.q ?? '').slice(0, -1)}a`;
         break;
       case 'pollCommands':
         q.wait = 0;
