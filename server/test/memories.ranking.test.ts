@@ -62,4 +62,18 @@ describe('word variants', () => {
     assert.deepEqual(await recall('party'), [parties]);
     assert.deepEqual(await recall('tyres'), [tyres]);
   });
+
+  test('the word itself counts more than its variant', async () => {
+    const mind = await svc.mind();
+    const store = async (content: string) =>
+      (await svc.http.post('/memory').set(mind.auth).send({ category: 'fact', content }).expect(201)).body.id as string;
+    const british = await store('Bought winter tyres for the van.');
+    const american = await store('Bought winter tires for the van.');
+    const ids = async (q: string) =>
+      ((await svc.http.get('/memory/recall').query({ q, mode: 'keyword' }).set(mind.auth).expect(200)).body as Answer).memories.map(
+        (m) => m.id,
+      );
+    assert.deepEqual(await ids('tires'), [american, british]);
+    assert.deepEqual(await ids('tyres'), [british, american]);
+  });
 });

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
-import { BM25_B, BM25_K1, bm25Idf } from '../lib/bm25.js';
+import { BM25_B, BM25_K1, bm25Idf, postgresTermBindings, postgresTermFrequency } from '../lib/bm25.js';
 import { rankingWords, STOP_WORDS_SQL_ARRAY, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import { afterPosition, type ChatHit, type ChatKeywordIndex, filterConditions, type IndexedMessage, toMessage } from './keyword-index.js';
@@ -35,17 +35,12 @@ export const postgresChatIndex: ChatKeywordIndex = {
     const groups = rankingWords(filter.words).map(wordVariants);
     const all = tsqueryOf([...new Set(groups.flat())]);
     const stats = await mindStatistics(conn, mindId, groups, all);
-    const occurrences = groups
-      .map(
-        (group, i) =>
-          `(SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) FROM unnest(c.search_vector) u WHERE u.lexeme IN (${group.map(() => '?').join(', ')}))::float8 AS f${i}`,
-      )
-      .join(', ');
+    const occurrences = groups.map((group, i) => `${postgresTermFrequency('c.search_vector', group)} AS f${i}`).join(', ');
     const weightedSum = groups.map((_, i) => `?::float8 * f${i} * ${BM25_K1 + 1} / (f${i} + norm)`).join(' + ');
     // In the order of the placeholders in the statement; float8 keeps the score exact across a cursor's round trip.
     const params: Knex.RawBinding[] = [
       ...groups.map((_, i) => bm25Idf(stats.messages, stats.holding[i]!)),
-      ...groups.flat(),
+      ...groups.flatMap(postgresTermBindings),
       stats.averageWords,
       mindId,
       all,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
-import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf } from '../lib/bm25.js';
+import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf, sqliteTermFrequency } from '../lib/bm25.js';
 import { documentLength, mindPrefix, rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import { afterPosition, type ChatHit, type ChatKeywordIndex, filterConditions, type IndexedMessage, toMessage } from './keyword-index.js';
@@ -50,7 +50,7 @@ export const sqliteChatIndex: ChatKeywordIndex = {
         Math.max(stats.messages, 1),
         group.reduce((n, t) => n + holdingOf.get(t)!, 0),
       );
-    const frequencies = groups.map((group, i) => `sum(v.term IN (${group.map(() => '?').join(', ')})) AS f${i}`).join(', ');
+    const frequencies = groups.map((group, i) => `${sqliteTermFrequency(group)} AS f${i}`).join(', ');
     const weightedSum = groups.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
     // In the order of the placeholders in the statement.
     const params: Knex.RawBinding[] = [

@@ -26,3 +26,32 @@ export const RELEVANCE_POWER = 3;
  */
 export const keywordRelevance = (bm25: number) =>
   bm25 <= 0 ? 0 : bm25 ** RELEVANCE_POWER / (bm25 ** RELEVANCE_POWER + RELEVANCE_HALF ** RELEVANCE_POWER);
+
+/**
+ * An occurrence of a variant of a question's word (lib/word-variants.ts: "tyres" for "tires") counts
+ * this much of one of the word itself: variants find what the word alone would miss, but an exact
+ * word is better evidence (on bench/recall-eval's paraphrases full weight cost 1.5 points of r@5).
+ */
+export const VARIANT_WEIGHT = 0.5;
+
+/**
+ * SQLite: a term's weighted occurrences among fts5vocab `instance` rows `v` grouped by document;
+ * binds the group's words in order (the word first, then its variants).
+ */
+export const sqliteTermFrequency = (group: readonly unknown[]) =>
+  group.length === 1
+    ? 'sum(v.term = ?)'
+    : `(sum(v.term = ?) + ${VARIANT_WEIGHT} * sum(v.term IN (${group
+        .slice(1)
+        .map(() => '?')
+        .join(', ')})))`;
+
+/**
+ * PostgreSQL: a term's weighted occurrences in the tsvector `vector` (its positions); binds the
+ * word, then the group's words in order (postgresTermBindings).
+ */
+export const postgresTermFrequency = (vector: string, group: readonly unknown[]) =>
+  `(SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1) * CASE WHEN u.lexeme = ? THEN 1 ELSE ${VARIANT_WEIGHT} END), 0)
+    FROM unnest(${vector}) u WHERE u.lexeme IN (${group.map(() => '?').join(', ')}))::float8`;
+
+export const postgresTermBindings = <T>(group: readonly T[]) => [group[0]!, ...group];

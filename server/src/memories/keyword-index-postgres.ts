@@ -1,7 +1,7 @@
 import type { Memory } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
 import type { KeywordIndex } from './keyword-index.js';
-import { bm25Idf, BM25_B, BM25_K1 } from '../lib/bm25.js';
+import { BM25_B, BM25_K1, bm25Idf, postgresTermBindings, postgresTermFrequency } from '../lib/bm25.js';
 import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { prefixed } from './rows.js';
@@ -40,17 +40,15 @@ export const postgresKeywordIndex: KeywordIndex = {
     const all = tsqueryOf([...new Set(groups.flat())]);
     const stats = await mindStatistics(conn, mindId, groups, all);
     const weights = groups.map((_, i) => bm25Idf(stats.memories, stats.holding[i]!));
-    // A term's occurrences in the memory: the positions of the word and of its variants.
-    const occurrences = groups.map(
-      (group, i) =>
-        `(SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1)), 0) FROM unnest(m.search_vector) u WHERE u.lexeme IN (${group.map(() => '?').join(', ')}))::float8 AS f${i}`,
-    );
+    // A term's occurrences in the memory: the positions of the word and (weighted) of its variants.
+    const occurrences = groups.map((group, i) => `${postgresTermFrequency('m.search_vector', group)} AS f${i}`);
+
     const candidates = applyFilters(
       conn('memories as m')
         .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [all])
         .select(
           ...prefixed('m'),
-          conn.raw(occurrences.join(', '), groups.flat()),
+          conn.raw(occurrences.join(', '), groups.flatMap(postgresTermBindings)),
           conn.raw(`${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${POSTGRES_DOCUMENT_LENGTH('m.search_vector')} / ?::float8) AS norm`, [
             stats.averageWords,
           ]),

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
 import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
-import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf } from '../lib/bm25.js';
+import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf, sqliteTermFrequency } from '../lib/bm25.js';
 import { mindPrefix, rankingWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 
@@ -108,7 +108,7 @@ async function bm25Page(
   const termsOf = groups.map((group) => group.map((w) => prefix + w));
   const terms = [...new Set(termsOf.flat())];
   // A word and its variants are one term: their occurrences add up.
-  const frequencies = termsOf.map((group, i) => `sum(v.term IN (${group.map(() => '?').join(', ')})) AS f${i}`).join(', ');
+  const frequencies = termsOf.map((group, i) => `${sqliteTermFrequency(group)} AS f${i}`).join(', ');
   const lengthNorm = `${K1} * (${1 - B} + ${B} * r.words / ?)`;
   const weightedSum = groups.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
   const weights = groups.map((group) => idf(stats.memories, holdingGroup(stats, group)));
