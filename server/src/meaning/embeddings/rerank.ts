@@ -47,8 +47,8 @@ export const RERANK_DEFAULTS: RerankOptions = {
   neighbours: 3,
   densityWeight: 0.75,
   // Retuned for BM25 as it ranks since issue 31 (no stop words, textbook IDF, b 0.3) on the tuning
-  // halves of bench/conversation-eval (hit@5 0.670, report half 0.682; 0.567 with the earlier 0.5,
-  // 15, 3 and no alignment) and bench/recall-eval (r@5 0.615). Conversations want a stronger keyword
+  // halves of bench/conversation-eval (hit@5 0.670, report half 0.685; 0.567 with the earlier 0.5,
+  // 15, 3 and no alignment) and bench/recall-eval (r@5 0.630). Conversations want a stronger keyword
   // part than paraphrased facts do; the word alignment helps the conversations most.
   alignWeight: 0.2,
   floor: 0.3,
