@@ -1,14 +1,11 @@
 import type { Knex } from 'knex';
-import { type Conn, runSql } from '../db/database.js';
+import { postgresMindStatistics, tsqueryOf } from '../db/postgres-bm25.js';
 import { BM25_B, BM25_K1, bm25Idf, postgresTermBindings, postgresTermFrequency } from '../lib/bm25.js';
 import { rankingWords, STOP_WORDS_SQL_ARRAY, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import { afterPosition, type ChatHit, type ChatKeywordIndex, filterConditions, type IndexedMessage, toMessage } from './keyword-index.js';
 
 const ROWS_PER_STATEMENT = 500;
-
-/** Words are letters and digits only (searchWords), so they are safe as tsquery terms. */
-const tsqueryOf = (words: string[]) => words.join(' | ');
 
 /**
  * PostgreSQL's chat index (migration 0560): the message's own search_vector (the 'simple'
@@ -17,6 +14,8 @@ const tsqueryOf = (words: string[]) => words.join(' | ');
  * Ranked by BM25 as memories are (memories/keyword-index-postgres.ts): the question's ranking words,
  * each with its variants as one term, counted among the mind's own messages.
  */
+const SEARCH_TABLES = { rows: 'chat_messages', stats: 'chat_search_stats', count: 'messages' };
+
 export const postgresChatIndex: ChatKeywordIndex = {
   scores: 'bm25',
 
@@ -34,12 +33,12 @@ export const postgresChatIndex: ChatKeywordIndex = {
   async rankedPage(conn, mindId, filter, limit, after) {
     const groups = rankingWords(filter.words).map(wordVariants);
     const all = tsqueryOf([...new Set(groups.flat())]);
-    const stats = await mindStatistics(conn, mindId, groups, all);
+    const stats = await postgresMindStatistics(conn, SEARCH_TABLES, mindId, groups);
     const occurrences = groups.map((group, i) => `${postgresTermFrequency('c.search_vector', group)} AS f${i}`).join(', ');
     const weightedSum = groups.map((_, i) => `?::float8 * f${i} * ${BM25_K1 + 1} / (f${i} + norm)`).join(' + ');
     // In the order of the placeholders in the statement; float8 keeps the score exact across a cursor's round trip.
     const params: Knex.RawBinding[] = [
-      ...groups.map((_, i) => bm25Idf(stats.messages, stats.holding[i]!)),
+      ...groups.map((_, i) => bm25Idf(stats.indexed, stats.holding[i]!)),
       ...groups.flatMap(postgresTermBindings),
       stats.averageWords,
       mindId,
@@ -67,21 +66,3 @@ export const postgresChatIndex: ChatKeywordIndex = {
     return rows.map((row): ChatHit => ({ message: toMessage(row), score: Number(row.score) }));
   },
 };
-
-/** BM25's statistics of a mind for the question: its indexed messages, their average length, and how many hold each term. */
-async function mindStatistics(conn: Conn, mindId: string, groups: string[][], all: string) {
-  const holding = groups.map((_, i) => `count(*) FILTER (WHERE search_vector @@ to_tsquery('simple', ?)) AS d${i}`).join(', ');
-  const [row] = await runSql<Record<string, string | number | null>>(
-    conn,
-    `SELECT s.messages, s.words, h.* FROM (SELECT ${holding} FROM chat_messages
-       WHERE mind_id = ? AND search_vector @@ to_tsquery('simple', ?)) h
-     LEFT JOIN chat_search_stats s ON s.mind_id = ?`,
-    [...groups.map(tsqueryOf), mindId, all, mindId],
-  );
-  const messages = Number(row?.messages ?? 0);
-  return {
-    messages,
-    averageWords: messages > 0 ? Number(row!.words) / messages || 1 : 1,
-    holding: groups.map((_, i) => Number(row?.[`d${i}`] ?? 0)),
-  };
-}

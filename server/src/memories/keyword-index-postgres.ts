@@ -1,5 +1,6 @@
 import type { Memory } from '@mindservice/contract';
-import { type Conn, runSql } from '../db/database.js';
+import type { Conn } from '../db/database.js';
+import { postgresMindStatistics, tsqueryOf } from '../db/postgres-bm25.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { BM25_B, BM25_K1, bm25Idf, postgresTermBindings, postgresTermFrequency } from '../lib/bm25.js';
 import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
@@ -18,9 +19,6 @@ const searchVector = (conn: Conn, memory: Memory) =>
 /** documentLength (search-text.ts) of a stored search_vector: its lexemes but the stop words. */
 export const POSTGRES_DOCUMENT_LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
 
-/** Words are letters and digits only (searchWords), so they are safe as tsquery terms. */
-const tsqueryOf = (words: string[]) => words.join(' | ');
-
 /**
  * PostgreSQL's keyword index: the row's own search_vector (migration 0500, with a GIN index),
  * written with the row; the mind's count of indexed memories and their total length are kept in
@@ -29,6 +27,8 @@ const tsqueryOf = (words: string[]) => words.join(' | ');
  * term; a term's number of memories is counted among the mind's own memories, a memory's length is
  * its number of distinct words but stop words (documentLength), and a word's occurrences are its positions.
  */
+const SEARCH_TABLES = { rows: 'memories', stats: 'memory_search_stats', count: 'memories' };
+
 export const postgresKeywordIndex: KeywordIndex = {
   scores: 'bm25',
   rowFor: (conn, row, memory) => ({ ...row, search_vector: searchVector(conn, memory) }) as typeof row,
@@ -38,8 +38,8 @@ export const postgresKeywordIndex: KeywordIndex = {
   async rankedPage(conn, rows, mindId, filter, limit, after) {
     const groups = rankingWords(filter.words).map(wordVariants);
     const all = tsqueryOf([...new Set(groups.flat())]);
-    const stats = await mindStatistics(conn, mindId, groups, all);
-    const weights = groups.map((_, i) => bm25Idf(stats.memories, stats.holding[i]!));
+    const stats = await postgresMindStatistics(conn, SEARCH_TABLES, mindId, groups);
+    const weights = groups.map((_, i) => bm25Idf(stats.indexed, stats.holding[i]!));
     // A term's occurrences in the memory: the positions of the word and (weighted) of its variants.
     const occurrences = groups.map((group, i) => `${postgresTermFrequency('m.search_vector', group)} AS f${i}`);
 
@@ -63,21 +63,3 @@ export const postgresKeywordIndex: KeywordIndex = {
     return inPageOrder(conn, rows, scored, { ranked: true, limit, after });
   },
 };
-
-/** BM25's statistics of a mind for the query: its indexed memories, their average length, and how many hold each term. */
-async function mindStatistics(conn: Conn, mindId: string, groups: string[][], all: string) {
-  const holding = groups.map((_, i) => `count(*) FILTER (WHERE search_vector @@ to_tsquery('simple', ?)) AS d${i}`).join(', ');
-  const [row] = await runSql<Record<string, string | number | null>>(
-    conn,
-    `SELECT s.memories, s.words, h.* FROM (SELECT ${holding} FROM memories
-       WHERE mind_id = ? AND search_vector @@ to_tsquery('simple', ?)) h
-     LEFT JOIN memory_search_stats s ON s.mind_id = ?`,
-    [...groups.map(tsqueryOf), mindId, all, mindId],
-  );
-  const memories = Number(row?.memories ?? 0);
-  return {
-    memories,
-    averageWords: memories > 0 ? Number(row!.words) / memories || 1 : 1,
-    holding: groups.map((_, i) => Number(row?.[`d${i}`] ?? 0)),
-  };
-}
