@@ -223,6 +223,9 @@ test('migration 0560 indexes the messages stored before it; its down takes the i
     await svc.stop();
     const db = openDatabase(loadConfig(env));
     try {
+      // 0561 (PostgreSQL's ranking columns; nothing on SQLite) comes after 0560 and goes down first.
+      const [, ranking] = (await db.migrate.down({ migrationSource })) as [number, string[]];
+      assert.deepEqual(ranking, ['0561_chat_ranking_postgres']);
       const [, undone] = (await db.migrate.down({ migrationSource })) as [number, string[]];
       assert.deepEqual(undone, ['0560_chat_search']);
       if (schema) assert.equal(await db.schema.hasColumn('chat_messages', 'search_vector'), false);

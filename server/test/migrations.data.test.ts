@@ -596,6 +596,80 @@ describe(`migrations over rows (${DB_NAME})`, () => {
     });
   });
 
+  test('0533_search_ranking_postgres: each row gets its length and repeated words, each mind its statistics split per backend with the same sums (PostgreSQL); down sums them back', async () => {
+    await withDatabase(async ({ db }) => {
+      await migrateUntilBefore(db, '0533_search_ranking_postgres');
+      if (!POSTGRES) {
+        const before = await memoryTables(db);
+        await migrateUpOnce(db, '0533_search_ranking_postgres');
+        assert.deepEqual(await memoryTables(db), before);
+        return;
+      }
+      const { minds } = await seedAccount(db, 2);
+      const [a, b] = minds.map((m) => m.id) as [string, string];
+      const stored = await insertMemories(db, [
+        ...memorySeeds(a, b),
+        { mind: a, category: 'note', key: null, content: 'the tea and more tea, then the tea', tags: [] },
+      ]);
+      const sums = async () =>
+        (
+          (await db('memory_search_stats')
+            .groupBy('mind_id')
+            .orderBy('mind_id')
+            .select('mind_id', db.raw('sum(memories)::int AS memories'), db.raw('sum(words)::int AS words'))) as Array<{
+            mind_id: string;
+            memories: number;
+            words: number;
+          }>
+        ).map((r) => ({ ...r }));
+      const before = await sums();
+      await migrateUpOnce(db, '0533_search_ranking_postgres');
+      assert.deepEqual(await sums(), before);
+      const rows = (await db('memories').orderBy('seq').select('seq', 'search_words', 'search_counts')) as Array<{
+        seq: number;
+        search_words: number | null;
+        search_counts: Record<string, number> | null;
+      }>;
+      for (const memory of stored) {
+        const row = rows.find((r) => Number(r.seq) === memory.seq)!;
+        if (memory.category === 'credentials') assert.equal(row.search_words, null);
+        else assert.equal(row.search_words, documentLength(memoryWords(memory).flat()), memory.content);
+      }
+      // "tea" three times, "the" twice (stop words are counted too: a question of stop words ranks by them).
+      assert.deepEqual(rows.at(-1)!.search_counts, { tea: 3, the: 2 });
+      assert.equal(rows.find((r) => Number(r.seq) === stored[1]!.seq)!.search_counts, null);
+
+      // Writes on several connections at once: each may add to its own row of the mind; the sums stay right.
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          insertMemories(db, [{ mind: b, category: 'note', key: null, content: `kiwi ${i} kiwi`, tags: [] }]),
+        ),
+      );
+      await db('memories').where({ id: stored[0]!.id }).delete();
+      const now = await sums();
+      const expectedB = before.find((s) => s.mind_id === b)!;
+      assert.deepEqual(
+        now.find((s) => s.mind_id === b),
+        { mind_id: b, memories: expectedB.memories + 8, words: expectedB.words + 16 },
+      );
+      const expectedA = before.find((s) => s.mind_id === a)!;
+      assert.deepEqual(
+        now.find((s) => s.mind_id === a),
+        { mind_id: a, memories: expectedA.memories - 1, words: expectedA.words - documentLength(memoryWords(stored[0]!).flat()) },
+      );
+
+      await migrateDownOnce(db, '0533_search_ranking_postgres');
+      assert.deepEqual(await sums(), now);
+      assert.equal((await db('memory_search_stats').count({ n: '*' }))[0]!.n, '2', 'one row per mind again');
+      assert.equal(await db.schema.hasColumn('memories', 'search_words'), false);
+      await insertMemories(db, [{ mind: a, category: 'note', key: null, content: 'kiwi', tags: [] }]); // 0531's trigger again
+      assert.deepEqual(
+        (await sums()).find((s) => s.mind_id === a),
+        { mind_id: a, memories: expectedA.memories, words: expectedA.words - documentLength(memoryWords(stored[0]!).flat()) + 1 },
+      );
+    });
+  });
+
   test('0532_search_lengths_sqlite: every ranking row measured again without stop words and each mind summed again (SQLite); down measures every word', async () => {
     await withDatabase(async ({ db }) => {
       await migrateUntilBefore(db, '0532_search_lengths_sqlite');

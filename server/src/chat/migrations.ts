@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { DialectName } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
+import { rankingColumnsMigration } from '../db/postgres-bm25.js';
 import { STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
 import { indexChatMessages } from './search-index.js';
 
@@ -22,6 +23,20 @@ import { indexChatMessages } from './search-index.js';
  *   lexemes but today's stop words).
  */
 const LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
+/** 0560's trigger function on PostgreSQL (0561 brings it back on the way down). */
+const STATS_FUNCTION_0560 = `
+     BEGIN
+       IF TG_OP <> 'INSERT' AND OLD.search_vector IS NOT NULL THEN
+         UPDATE chat_search_stats SET messages = messages - 1, words = words - ${LENGTH('OLD.search_vector')}
+         WHERE mind_id = OLD.mind_id;
+       END IF;
+       IF TG_OP <> 'DELETE' AND NEW.search_vector IS NOT NULL THEN
+         INSERT INTO chat_search_stats (mind_id, messages, words) VALUES (NEW.mind_id, 1, ${LENGTH('NEW.search_vector')})
+         ON CONFLICT (mind_id) DO UPDATE SET messages = chat_search_stats.messages + 1,
+           words = chat_search_stats.words + excluded.words;
+       END IF;
+       RETURN NULL;
+     END `;
 const CREATE: Record<DialectName, string[]> = {
   sqlite: [
     `CREATE VIRTUAL TABLE chat_fts USING fts5(content, content='', contentless_delete=1, tokenize='ascii')`,
@@ -58,19 +73,7 @@ const CREATE: Record<DialectName, string[]> = {
        mind_id varchar(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
        messages bigint NOT NULL,
        words bigint NOT NULL)`,
-    `CREATE FUNCTION chat_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN
-       IF TG_OP <> 'INSERT' AND OLD.search_vector IS NOT NULL THEN
-         UPDATE chat_search_stats SET messages = messages - 1, words = words - ${LENGTH('OLD.search_vector')}
-         WHERE mind_id = OLD.mind_id;
-       END IF;
-       IF TG_OP <> 'DELETE' AND NEW.search_vector IS NOT NULL THEN
-         INSERT INTO chat_search_stats (mind_id, messages, words) VALUES (NEW.mind_id, 1, ${LENGTH('NEW.search_vector')})
-         ON CONFLICT (mind_id) DO UPDATE SET messages = chat_search_stats.messages + 1,
-           words = chat_search_stats.words + excluded.words;
-       END IF;
-       RETURN NULL;
-     END $$`,
+    `CREATE FUNCTION chat_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$${STATS_FUNCTION_0560}$$`,
     `CREATE TRIGGER chat_search_stats_change AFTER INSERT OR DELETE OR UPDATE OF search_vector, mind_id ON chat_messages
      FOR EACH ROW EXECUTE FUNCTION chat_search_stats_change()`,
   ],
@@ -123,4 +126,24 @@ export const chatMigrations: Migration[] = [
       for (const sql of DROP[dialect.name]) await db.raw(sql);
     },
   },
+  {
+    // PostgreSQL only: as 0533 for memories (db/postgres-bm25.ts rankingColumnsMigration).
+    name: '0561_chat_ranking_postgres',
+    onlyOn: ['postgres'],
+    async up(db) {
+      for (const sql of RANKING_0561.up) await db.raw(sql);
+    },
+    async down(db) {
+      for (const sql of RANKING_0561.down) await db.raw(sql);
+    },
+  },
 ];
+
+const RANKING_0561 = rankingColumnsMigration({
+  rows: 'chat_messages',
+  stats: 'chat_search_stats',
+  count: 'messages',
+  statsFunction: 'chat_search_stats_change',
+  stopWords: STOP_WORDS_SQL_ARRAY,
+  previousFunction: STATS_FUNCTION_0560,
+});

@@ -45,13 +45,3 @@ export const sqliteTermFrequency = (group: readonly unknown[]) =>
         .slice(1)
         .map(() => '?')
         .join(', ')})))`;
-
-/**
- * PostgreSQL: a term's weighted occurrences in the tsvector `vector` (its positions); binds the
- * word, then the group's words in order (postgresTermBindings).
- */
-export const postgresTermFrequency = (vector: string, group: readonly unknown[]) =>
-  `(SELECT coalesce(sum(coalesce(array_length(u.positions, 1), 1) * CASE WHEN u.lexeme = ? THEN 1 ELSE ${VARIANT_WEIGHT} END), 0)
-    FROM unnest(${vector}) u WHERE u.lexeme IN (${group.map(() => '?').join(', ')}))::float8`;
-
-export const postgresTermBindings = <T>(group: readonly T[]) => [group[0]!, ...group];

@@ -1,13 +1,12 @@
 import type { Memory } from '@mindservice/contract';
+import type { Knex } from 'knex';
 import type { Conn } from '../db/database.js';
-import { postgresMindStatistics, tsqueryOf } from '../db/postgres-bm25.js';
-import type { KeywordIndex } from './keyword-index.js';
-import { BM25_B, BM25_K1, bm25Idf, postgresTermBindings, postgresTermFrequency } from '../lib/bm25.js';
-import { applyFilters, VERIFIED_BOOST } from './recall-filter.js';
-import { inPageOrder } from './recall-order.js';
-import { prefixed } from './rows.js';
-import { rankingWords, STOP_WORDS_SQL_ARRAY, searchWords } from '../lib/search-words.js';
+import { postgresRankedHits } from '../db/postgres-bm25.js';
+import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
+import type { KeywordIndex } from './keyword-index.js';
+import { filterConditions, VERIFIED_BOOST } from './recall-filter.js';
+import { prefixed, type ReadRow } from './rows.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
 const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
@@ -16,16 +15,13 @@ const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map
 const searchVector = (conn: Conn, memory: Memory) =>
   memory.category === 'credentials' ? null : conn.raw(`to_tsvector('simple', ?)`, [searchText(memory)]);
 
-/** documentLength (search-text.ts) of a stored search_vector: its lexemes but the stop words. */
-export const POSTGRES_DOCUMENT_LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
-
 /**
  * PostgreSQL's keyword index: the row's own search_vector (migration 0500, with a GIN index),
- * written with the row; the mind's count of indexed memories and their total length are kept in
- * memory_search_stats by a trigger (migration 0531). Ranked recall is BM25 as on SQLite
- * (recall-sqlite.ts): the query's ranking words, each with its variants (word-variants.ts) as one
- * term; a term's number of memories is counted among the mind's own memories, a memory's length is
- * its number of distinct words but stop words (documentLength), and a word's occurrences are its positions.
+ * written with the row, and what the database derives from it (0533: the row's length and repeated
+ * words); each mind's count of indexed memories and their total length are kept in
+ * memory_search_stats by a trigger. Ranked recall is BM25 as on SQLite (recall-sqlite.ts), in one
+ * statement (db/postgres-bm25.ts): the query's ranking words, each with its variants
+ * (word-variants.ts) as one term, counted among the mind's own memories.
  */
 const SEARCH_TABLES = { rows: 'memories', stats: 'memory_search_stats', count: 'memories' };
 
@@ -36,30 +32,32 @@ export const postgresKeywordIndex: KeywordIndex = {
   rewritten: async () => undefined,
 
   async rankedPage(conn, rows, mindId, filter, limit, after) {
-    const groups = rankingWords(filter.words).map(wordVariants);
-    const all = tsqueryOf([...new Set(groups.flat())]);
-    const stats = await postgresMindStatistics(conn, SEARCH_TABLES, mindId, groups);
-    const weights = groups.map((_, i) => bm25Idf(stats.indexed, stats.holding[i]!));
-    // A term's occurrences in the memory: the positions of the word and (weighted) of its variants.
-    const occurrences = groups.map((group, i) => `${postgresTermFrequency('m.search_vector', group)} AS f${i}`);
-
-    const candidates = applyFilters(
-      conn('memories as m')
-        .whereRaw(`m.search_vector @@ to_tsquery('simple', ?)`, [all])
-        .select(
-          ...prefixed('m'),
-          conn.raw(occurrences.join(', '), groups.flatMap(postgresTermBindings)),
-          conn.raw(`${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${POSTGRES_DOCUMENT_LENGTH('m.search_vector')} / ?::float8) AS norm`, [
-            stats.averageWords,
-          ]),
-        ),
+    const conditionBindings: Knex.RawBinding[] = [];
+    const conditions = filterConditions(filter, 'm', conditionBindings);
+    const hits = await postgresRankedHits(conn, {
+      tables: SEARCH_TABLES,
+      alias: 'm',
       mindId,
-      filter,
-    );
-    const weightedSum = groups.map((_, i) => `?::float8 * f${i} * ${BM25_K1 + 1} / (f${i} + norm)`).join(' + ');
-    const scored = conn
-      .from(candidates.as('c'))
-      .select(...prefixed('c'), conn.raw(`(${weightedSum}) * (CASE WHEN c.verified THEN ${VERIFIED_BOOST} ELSE 1 END) AS score`, weights));
-    return inPageOrder(conn, rows, scored, { ranked: true, limit, after });
+      groups: rankingWords(filter.words).map(wordVariants),
+      conditions,
+      conditionBindings,
+      boost: `CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END`,
+      orderColumn: 'updated_at',
+      after: after && { score: after.score, at: after.updatedAt, id: after.id },
+      limit,
+    });
+    if (hits.length === 0) return [];
+    const found = (await conn('memories as m')
+      .whereIn(
+        'm.seq',
+        hits.map((hit) => hit.seq),
+      )
+      .select('m.seq', ...prefixed('m'))) as Array<ReadRow & { seq: number }>;
+    const bySeq = new Map(found.map((row) => [Number(row.seq), row]));
+    // A memory deleted between the two statements is left out of the page.
+    return hits.flatMap((hit) => {
+      const row = bySeq.get(hit.seq);
+      return row ? [{ memory: rows.toMemory(row), score: hit.score }] : [];
+    });
   },
 };

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../db/migration.js';
+import { rankingColumnsMigration } from '../db/postgres-bm25.js';
 import { searchWords, STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
 import { indexEntry } from './search-text.js';
 
@@ -144,6 +145,20 @@ export const searchMigrations: Migration[] = [
     down: (db) =>
       measureLengths(db, (row) => [row.key ?? '', row.content, (JSON.parse(row.tags) as string[]).join(' ')].flatMap(searchWords).length),
   },
+  {
+    // PostgreSQL only: each memory's length and repeated words as columns, and each mind's statistics
+    // in a row per backend (db/postgres-bm25.ts rankingColumnsMigration), for recall that scores
+    // its candidates in one pass and writes of one mind that do not wait for each other.
+    name: '0533_search_ranking_postgres',
+    onlyOn: ['postgres'],
+    async up(db) {
+      for (const sql of RANKING_0533.up) await db.raw(sql);
+    },
+    async down(db) {
+      for (const sql of RANKING_0533.down) await db.raw(sql);
+      await db.raw('DROP FUNCTION IF EXISTS search_word_counts(tsvector)');
+    },
+  },
 ];
 
 /** SQLite: every ranking row's length measured again, 500 at a time, and each mind's statistics summed again. */
@@ -175,12 +190,8 @@ async function measureLengths(db: Knex, lengthOf: (row: StoredRow) => number) {
  */
 // Today's STOP_WORDS: a change to them needs a migration that writes this function and the sums again.
 const LENGTH = (vector: string) => `length(ts_delete(${vector}, ${STOP_WORDS_SQL_ARRAY}))`;
-const POSTGRES_STATS_UP = [
-  `CREATE TABLE memory_search_stats (
-     mind_id varchar(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
-     memories bigint NOT NULL,
-     words bigint NOT NULL)`,
-  `CREATE FUNCTION memory_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$
+/** 0531's trigger function (0533 brings it back on the way down). */
+const STATS_FUNCTION_0531 = `
    BEGIN
      IF TG_OP <> 'INSERT' AND OLD.search_vector IS NOT NULL THEN
        UPDATE memory_search_stats SET memories = memories - 1, words = words - ${LENGTH('OLD.search_vector')}
@@ -192,9 +203,24 @@ const POSTGRES_STATS_UP = [
          words = memory_search_stats.words + excluded.words;
      END IF;
      RETURN NULL;
-   END $$`,
+   END `;
+const POSTGRES_STATS_UP = [
+  `CREATE TABLE memory_search_stats (
+     mind_id varchar(36) PRIMARY KEY REFERENCES minds(id) ON DELETE CASCADE,
+     memories bigint NOT NULL,
+     words bigint NOT NULL)`,
+  `CREATE FUNCTION memory_search_stats_change() RETURNS trigger LANGUAGE plpgsql AS $$${STATS_FUNCTION_0531}$$`,
   `CREATE TRIGGER memory_search_stats_change AFTER INSERT OR DELETE OR UPDATE OF search_vector, mind_id ON memories
    FOR EACH ROW EXECUTE FUNCTION memory_search_stats_change()`,
   `INSERT INTO memory_search_stats (mind_id, memories, words)
    SELECT mind_id, count(*), sum(${LENGTH('search_vector')}) FROM memories WHERE search_vector IS NOT NULL GROUP BY mind_id`,
 ];
+
+const RANKING_0533 = rankingColumnsMigration({
+  rows: 'memories',
+  stats: 'memory_search_stats',
+  count: 'memories',
+  statsFunction: 'memory_search_stats_change',
+  stopWords: STOP_WORDS_SQL_ARRAY,
+  previousFunction: STATS_FUNCTION_0531,
+});
