@@ -1,5 +1,6 @@
 import { BM25_B, BM25_K1, VARIANT_WEIGHT } from '../lib/bm25.js';
-import { type Conn, runSql } from './database.js';
+import type { Knex } from 'knex';
+import type { Conn } from './database.js';
 
 /** Words are letters and digits only (lib/search-words.ts), so they are safe as tsquery terms. */
 export const tsqueryOf = (words: string[]) => words.join(' | ');
@@ -71,8 +72,9 @@ export async function postgresRankedHits(conn: Conn, q: RankedQuery): Promise<Ra
     bindings.push(q.after.score, q.after.score, q.after.at, q.after.at, q.after.id);
   }
   bindings.push(q.limit);
-  return runSql<RankedHit>(
-    conn,
+  // Unnamed (knex's raw), not runSql's prepared statement: planned with its words as constants, so the
+  // tsqueries are parsed once and the plan fits how common the words are (a generic plan would not).
+  const result = (await conn.raw(
     `WITH hits AS MATERIALIZED (
        SELECT ${a}.seq, ${a}.${q.orderColumn} AS at, ${a}.id, ${a}.search_words AS len, ${q.boost} AS boost,
               ${occurrences.join(', ')}, (${wanted}) AS wanted
@@ -87,8 +89,9 @@ export async function postgresRankedHits(conn: Conn, q: RankedQuery): Promise<Ra
        SELECT seq, at, id, (${sum}) * boost AS score FROM hits, mind, holding WHERE wanted
      ) scored ${position}
      ORDER BY score DESC, at DESC, id DESC LIMIT ?`,
-    bindings,
-  ).then((rows) => rows.map((row) => ({ seq: Number(row.seq), score: Number(row.score) })));
+    bindings as Knex.RawBinding[],
+  )) as { rows: RankedHit[] };
+  return result.rows.map((row) => ({ seq: Number(row.seq), score: Number(row.score) }));
 }
 
 /** The search statistics a PostgreSQL keyword index keeps for one table (migrations 0533 and 0561). */
