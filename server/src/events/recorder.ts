@@ -33,6 +33,8 @@ const TOUCH_MIND: Record<DialectName, string> = {
   sqlite: 'UPDATE minds SET last_activity = ? WHERE id = ?',
   postgres: 'UPDATE minds SET last_activity = ? WHERE id = (SELECT id FROM minds WHERE id = ? FOR NO KEY UPDATE SKIP LOCKED)',
 };
+/** The two in one statement (one round trip) where the database can: PostgreSQL's data-modifying WITH. */
+const TOUCH_AND_INSERT_EVENT_POSTGRES = `WITH touched AS (${TOUCH_MIND.postgres}) ${INSERT_EVENT}`;
 
 /**
  * The one event path: a change records its event in the same transaction as the change,
@@ -54,8 +56,12 @@ export class EventRecorder {
 
   async record(trx: Trx, mindId: string, type: EventName, data: Record<string, unknown>): Promise<RecordedEvent> {
     const event: RecordedEvent = { id: newId(), mindId, type, data, createdAt: this.clock.now().toISOString() };
-    await runSql(trx, INSERT_EVENT, [event.id, mindId, type, JSON.stringify(data), event.createdAt]);
-    await this.touch(trx, mindId);
+    const values = [event.id, mindId, type, JSON.stringify(data), event.createdAt];
+    if (dialectOf(trx).name === 'postgres') await runSql(trx, TOUCH_AND_INSERT_EVENT_POSTGRES, [event.createdAt, mindId, ...values]);
+    else {
+      await runSql(trx, INSERT_EVENT, values);
+      await this.touch(trx, mindId);
+    }
     for (const hook of this.hooks) await hook(trx, event);
     trx.executionPromise.then(
       () => {
