@@ -20,6 +20,12 @@ export const HTTP_FULL: HttpOptions = { connections: 10, durationS: 5, warmupS: 
 export const HTTP_QUICK: HttpOptions = { connections: 10, durationS: 1, warmupS: 1, memories: 200 };
 /** The issue's target: GET /mind/tasks at least this share of the Express hello-world. */
 const TASKS_VS_EXPRESS = 0.7;
+const TASKS_LIST = 'GET /mind/tasks (20 tasks)';
+/**
+ * Rows compared across the databases (issue 32: the scale-out path must not be the slow path): on
+ * PostgreSQL at least this share of SQLite's req/s; undefined, the share is shown without a target.
+ */
+const POSTGRES_VS_SQLITE: Record<string, number | undefined> = { [TASKS_LIST]: 0.8, 'POST /memory': 0.6, 'POST /mind/task': undefined };
 
 export interface Measured {
   rps: number;
@@ -115,7 +121,7 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
     };
 
     // The list first, while the mind holds exactly 20 tasks (POST /mind/task adds thousands).
-    add('GET /mind/tasks (20 tasks)', await measure(opts, { url: `${server.url}/mind/tasks`, headers: json(tasks.mindKey) }), true);
+    add(TASKS_LIST, await measure(opts, { url: `${server.url}/mind/tasks`, headers: json(tasks.mindKey) }), true);
     add(
       'POST /mind/task',
       await measure(opts, {
@@ -168,10 +174,27 @@ export async function benchEndpoints(kind: DatabaseKind, opts: HttpOptions, expr
   return rows;
 }
 
+/**
+ * `rows` with, after each PostgreSQL row of POSTGRES_VS_SQLITE whose SQLite row ran too, a row with
+ * PostgreSQL's req/s as a share of SQLite's (measured in the same run).
+ */
+export function withDatabaseRatios(rows: Row[]): Row[] {
+  return rows.flatMap((pg) => {
+    if (pg.database !== 'postgresql' || !(pg.benchmark in POSTGRES_VS_SQLITE)) return [pg];
+    const sqlite = rows.find((r) => r.database === 'sqlite' && r.benchmark === pg.benchmark);
+    if (!sqlite?.figures.rps || !pg.figures.rps) return [pg];
+    const ratio = pg.figures.rps / sqlite.figures.rps;
+    const goal = POSTGRES_VS_SQLITE[pg.benchmark];
+    const result = `${ratio.toFixed(2)} of SQLite (${count(pg.figures.rps)} / ${count(sqlite.figures.rps)} req/s)`;
+    const target = goal === undefined ? undefined : ({ op: '>=', value: goal, unit: 'of SQLite' } as const);
+    return [pg, row(`${pg.benchmark}: PostgreSQL / SQLite`, pg.database, result, { vs_sqlite: ratio }, target, target && ratio)];
+  });
+}
+
 export async function benchHttp(opts: HttpOptions, kinds: DatabaseKind[] = databaseKinds()): Promise<Row[]> {
   const { rows, expressRps } = await benchBaselines(opts);
   for (const kind of kinds) rows.push(...(await benchEndpoints(kind, opts, expressRps)));
-  return rows;
+  return withDatabaseRatios(rows);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { relative } from 'node:path';
 import { benchComputers, COMPUTERS_FULL, COMPUTERS_QUICK } from './computers.js';
-import { benchBaselines, benchEndpoints, HTTP_FULL, HTTP_QUICK } from './http.js';
+import { benchBaselines, benchEndpoints, HTTP_FULL, HTTP_QUICK, withDatabaseRatios } from './http.js';
 import { load, markdownTable, type Row, row, writeResults } from './lib/report.js';
 import { databaseKinds, ROOT } from './lib/servers.js';
 import { benchMcp, MCP_ROUNDS_FULL, MCP_ROUNDS_QUICK } from './mcp.js';
@@ -55,6 +55,8 @@ for (const kind of databaseKinds()) {
   await step('webhooks', kind, () => benchWebhooks(kind, quick ? WEBHOOKS_QUICK : WEBHOOKS_FULL));
 }
 
+// PostgreSQL's HTTP rows as shares of SQLite's, once both have run.
+rows.splice(0, rows.length, ...withDatabaseRatios(rows));
 const wallSeconds = (performance.now() - t0) / 1000;
 const loadAfter = load();
 const file = writeResults(rows, { startedAt, wallSeconds, quick, loadBefore, loadAfter, failures });

@@ -1,4 +1,5 @@
 import knex, { type Knex } from 'knex';
+import type pg from 'pg';
 import type { Config } from '../lib/config.js';
 import type { Conn, Dialect } from './dialect.js';
 import { PostgresChannel } from './postgres-channel.js';
@@ -31,6 +32,40 @@ function postgresConfig(config: Config): Knex.Config {
   };
 }
 
+/** The connections of a knex client: a transaction's answers its own connection and releases nothing. */
+interface PooledClient {
+  acquireConnection(): Promise<pg.Client>;
+  releaseConnection(connection: pg.Client): Promise<void>;
+}
+
+/** SQL texts run as named statements; past this many, a new text runs unnamed (each connection keeps its named ones). */
+const MAX_NAMED_STATEMENTS = 200;
+
+interface Statement {
+  /** Undefined when run unnamed. */
+  name?: string;
+  /** With `$n` placeholders. */
+  text: string;
+}
+
+const statements = new Map<string, Statement>();
+
+/** `?` placeholders as `$1, $2...`, `\?` as a literal `?`, the way knex positions them. */
+function positioned(sql: string): string {
+  let n = 0;
+  return sql.replace(/(\\*)(\?)/g, (_match, escapes: string) => (escapes.length % 2 ? '?' : `$${++n}`));
+}
+
+function statementOf(sql: string): Statement {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    const named = statements.size < MAX_NAMED_STATEMENTS;
+    statement = { name: named ? `mind_${statements.size}` : undefined, text: positioned(sql) };
+    if (named) statements.set(sql, statement);
+  }
+  return statement;
+}
+
 /**
  * PostgreSQL (DATABASE_URL): a pool of connections running transactions in parallel, shared by
  * instances on any number of machines. Writers lock the rows they need; what the instances must
@@ -42,8 +77,22 @@ export const postgresDialect: Dialect = {
 
   open: (config) => knex(postgresConfig(config)),
   describe: () => 'postgresql',
+  /**
+   * On node-postgres directly, as a named statement: PostgreSQL parses and plans it once per
+   * connection, and neither knex's query building nor its runner is paid per request (measured in
+   * docs/performance.md). The connection is knex's: a transaction's own, else one from the pool.
+   */
   async run<Row>(conn: Conn, sql: string, bindings: unknown[]): Promise<Row[]> {
-    return ((await conn.raw(sql, bindings as Knex.RawBinding[])) as { rows: Row[] }).rows;
+    // What knex checks before a transaction's query: a finished transaction has given its connection back.
+    if (conn.isTransaction && (conn as Knex.Transaction).isCompleted()) throw new Error(`Transaction query already complete: ${sql}`);
+    const client = conn.client as PooledClient;
+    const connection = await client.acquireConnection();
+    try {
+      const { name, text } = statementOf(sql);
+      return (await connection.query<Row & pg.QueryResultRow>({ name, text, values: bindings })).rows;
+    } finally {
+      await client.releaseConnection(connection);
+    }
   },
 
   oneWriterAtATime: false,

@@ -1,5 +1,5 @@
 import type { EventName } from '@mindservice/contract';
-import { type Conn, runSql, type Trx } from '../db/database.js';
+import { type Conn, type DialectName, dialectOf, runSql, type Trx } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 import { newId } from '../lib/secrets.js';
 
@@ -18,7 +18,23 @@ export type CommitListener = (event: RecordedEvent) => void;
 
 // Every write runs these two: prepared statements (runSql), not knex's query builder.
 const INSERT_EVENT = 'INSERT INTO events (id, mind_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
-const TOUCH_MIND = 'UPDATE minds SET last_activity = ? WHERE id = ?';
+/**
+ * Moving last_activity locks the mind's row until COMMIT. On SQLite writes run one at a time anyway.
+ * On PostgreSQL a plain UPDATE would make every concurrent writer of the mind wait for the one
+ * before it to commit (measured: 9 ms a touch under load, writes of one mind in single file), so a
+ * write skips the touch when another transaction holds the row: that one moves last_activity
+ * itself. Under concurrent writes of a mind last_activity is therefore the time of one of the writes
+ * in flight, not necessarily the newest (at most one overlapping transaction's length older); if
+ * the holder rolls back, it stays where it was until the mind's next write. Sequential writes move
+ * it every time. FOR NO KEY UPDATE, as a plain UPDATE takes: the foreign key checks of the mind's
+ * inserts (FOR KEY SHARE) do not wait for it.
+ */
+const TOUCH_MIND: Record<DialectName, string> = {
+  sqlite: 'UPDATE minds SET last_activity = ? WHERE id = ?',
+  postgres: 'UPDATE minds SET last_activity = ? WHERE id = (SELECT id FROM minds WHERE id = ? FOR NO KEY UPDATE SKIP LOCKED)',
+};
+/** The two in one statement (one round trip) where the database can: PostgreSQL's data-modifying WITH. */
+const TOUCH_AND_INSERT_EVENT_POSTGRES = `WITH touched AS (${TOUCH_MIND.postgres}) ${INSERT_EVENT}`;
 
 /**
  * The one event path: a change records its event in the same transaction as the change,
@@ -40,8 +56,12 @@ export class EventRecorder {
 
   async record(trx: Trx, mindId: string, type: EventName, data: Record<string, unknown>): Promise<RecordedEvent> {
     const event: RecordedEvent = { id: newId(), mindId, type, data, createdAt: this.clock.now().toISOString() };
-    await runSql(trx, INSERT_EVENT, [event.id, mindId, type, JSON.stringify(data), event.createdAt]);
-    await this.touch(trx, mindId);
+    const values = [event.id, mindId, type, JSON.stringify(data), event.createdAt];
+    if (dialectOf(trx).name === 'postgres') await runSql(trx, TOUCH_AND_INSERT_EVENT_POSTGRES, [event.createdAt, mindId, ...values]);
+    else {
+      await runSql(trx, INSERT_EVENT, values);
+      await this.touch(trx, mindId);
+    }
     for (const hook of this.hooks) await hook(trx, event);
     trx.executionPromise.then(
       () => {
@@ -54,6 +74,6 @@ export class EventRecorder {
 
   /** Moves the mind's last_activity for writes that have no event of their own. */
   async touch(conn: Conn, mindId: string) {
-    await runSql(conn, TOUCH_MIND, [this.clock.now().toISOString(), mindId]);
+    await runSql(conn, TOUCH_MIND[dialectOf(conn).name], [this.clock.now().toISOString(), mindId]);
   }
 }

@@ -42,8 +42,17 @@ function toTask(row: Pick<TaskRow, (typeof COLUMNS)[number]>): Task {
   };
 }
 
+const INSERT_COLUMNS = [...COLUMNS, 'mind_id', 'status_rank', 'priority_rank'] as const;
+// Every POST /mind/task runs it: a prepared statement (runSql), not knex's query builder.
+const INSERT_TASK = `INSERT INTO tasks (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map(() => '?').join(', ')})`;
+
 export async function insertTask(conn: Conn, mindId: string, task: Task): Promise<void> {
-  await conn<TaskRow>('tasks').insert(toRow(mindId, task));
+  const row = toRow(mindId, task);
+  await runSql(
+    conn,
+    INSERT_TASK,
+    INSERT_COLUMNS.map((column) => row[column]),
+  );
 }
 
 /** The task if it belongs to the mind; another mind's task is as absent as a missing one. */
