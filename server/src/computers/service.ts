@@ -211,34 +211,48 @@ export class ComputersService {
       sent_at: null,
       completed_at: null,
     };
-    const cap = this.ctx.config.maxQueuedCommandsPerComputer;
     const channel = this.bus.computerChannel;
-    let queuedOn: QueuedOn;
-    if (this.dispatch && channel) {
-      const facts = await this.dispatch.queue(this.ctx.db, { command, scope: scopeOf(caller), cap, notifyChannel: channel });
-      if (!facts) throw ApiError.notFound('Computer');
-      if (!facts.queued) {
-        if (facts.mindDisabled) throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
-        if (!facts.active) throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
-        throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
-      }
-      queuedOn = { id: computerId, mind_id: facts.mindId };
-      this.bus.notifyComputerHere(computerId); // the statement notified the other instances
-    } else {
-      const computer = await this.enabledMindOf(caller, await this.visible(caller, computerId));
-      if (computer.status !== 'active') throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
-      await this.ctx.db.transaction(async (trx) => {
-        if ((await countQueuedCommands(trx, computer.id)) >= cap) {
-          throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
-        }
-        await insertCommand(trx, command);
-        if (computer.mind_id) await this.ctx.events.touch(trx, computer.mind_id);
-      });
-      queuedOn = computer;
-      this.bus.notifyComputer(computer.id);
-    }
+    const queuedOn =
+      this.dispatch && channel
+        ? await this.queueInOneStatement(this.dispatch, caller, command, channel)
+        : await this.queueStepByStep(caller, command);
     this.onQueued(computerId);
     return queuedOn;
+  }
+
+  /** PostgreSQL: looks, checks, queues and notifies the other instances in one round trip. */
+  private async queueInOneStatement(
+    dispatch: OneStatementDispatch,
+    caller: UserSideCaller,
+    command: Command,
+    channel: string,
+  ): Promise<QueuedOn> {
+    const cap = this.ctx.config.maxQueuedCommandsPerComputer;
+    const facts = await dispatch.queue(this.ctx.db, { command, scope: scopeOf(caller), cap, notifyChannel: channel });
+    if (!facts) throw ApiError.notFound('Computer');
+    if (!facts.queued) {
+      if (facts.mindDisabled) throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
+      if (!facts.active) throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
+      throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
+    }
+    this.bus.notifyComputerHere(command.computer_id); // the statement told the other instances
+    return { id: command.computer_id, mind_id: facts.mindId };
+  }
+
+  /** SQLite (in the process, no round trips): the steps one by one, the writes in one transaction. */
+  private async queueStepByStep(caller: UserSideCaller, command: Command): Promise<QueuedOn> {
+    const computer = await this.enabledMindOf(caller, await this.visible(caller, command.computer_id));
+    if (computer.status !== 'active') throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
+    await this.ctx.db.transaction(async (trx) => {
+      const cap = this.ctx.config.maxQueuedCommandsPerComputer;
+      if ((await countQueuedCommands(trx, computer.id)) >= cap) {
+        throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
+      }
+      await insertCommand(trx, command);
+      if (computer.mind_id) await this.ctx.events.touch(trx, computer.mind_id);
+    });
+    this.bus.notifyComputer(computer.id);
+    return computer;
   }
 
   /** False when the command finished in the meantime. */
