@@ -25,12 +25,12 @@ export const COMPUTERS_QUICK: ComputersOptions = { latencyPolls: 100, commands: 
 const TARGETS = { p50: 5, p99: 25, rssMb: 300 };
 const POLL_WAIT_S = 60;
 
-interface Computer {
+export interface Computer {
   id: string;
   token: string;
 }
 
-async function registerComputers(client: Client, mindKey: string, n: number): Promise<Computer[]> {
+export async function registerComputers(client: Client, mindKey: string, n: number): Promise<Computer[]> {
   return inBatches(n, 32, async (i) => {
     const code = await client.ok('POST', '/computers/install-code', mindKey, {});
     const body = await client.ok('POST', '/computers/register', undefined, {
@@ -47,7 +47,7 @@ async function registerComputers(client: Client, mindKey: string, n: number): Pr
 const isReset = (err: Error) => /ECONNRESET|EPIPE/.test(err.message);
 
 /** Each computer keeps one poll waiting; an answer with commands is reported, then it polls again. */
-class Pollers {
+export class Pollers {
   private readonly onCommand = new Map<string, (at: number) => void>();
   /** Answers that arrived before anyone asked for them (before the queue request's response). */
   private readonly seen = new Map<string, number>();
@@ -103,6 +103,35 @@ class Pollers {
   }
 }
 
+/**
+ * One command at a time, each to a different waiting computer, timed from sending the queue request
+ * to the agent receiving the poll's answer.
+ */
+export async function timeDispatch(
+  commander: Client,
+  pollers: Pollers,
+  computers: Computer[],
+  mindKey: string,
+  commands: number,
+  /** When given, each queue request's answer time too. */
+  queueTimes?: number[],
+): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < commands; i++) {
+    if (pollers.failure) throw pollers.failure;
+    const computer = computers[i % computers.length]!;
+    const t0 = performance.now();
+    const queue = () =>
+      commander.ok('POST', `/computers/${computer.id}/commands`, mindKey, { type: 'move', payload: { x: i % 1000, y: 1 } });
+    // A keep-alive socket the server closed while idle is reset before the request reached it.
+    const body = await queue().catch((err: Error) => (isReset(err) ? queue() : Promise.reject(err)));
+    queueTimes?.push(performance.now() - t0);
+    latencies.push((await pollers.expect(body.command_id)) - t0);
+    if (i % computers.length === computers.length - 1) await sleep(200); // let the re-polls arrive before reusing computers
+  }
+  return latencies;
+}
+
 const mb = (bytes: number) => bytes / 1024 / 1024;
 
 export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions): Promise<Row[]> {
@@ -126,20 +155,7 @@ export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions)
     await pollers.hold(latencyComputers);
     await sleep(1000); // every poll is waiting now
 
-    // One command at a time, each to a different waiting computer, timed from sending the queue
-    // request to the agent receiving the poll's answer.
-    const latencies: number[] = [];
-    for (let i = 0; i < opts.commands; i++) {
-      if (pollers.failure) throw pollers.failure;
-      const computer = latencyComputers[i % latencyComputers.length]!;
-      const t0 = performance.now();
-      const queue = () =>
-        commander.ok('POST', `/computers/${computer.id}/commands`, mind.mindKey, { type: 'move', payload: { x: i % 1000, y: 1 } });
-      // A keep-alive socket the server closed while idle is reset before the request reached it.
-      const body = await queue().catch((err: Error) => (isReset(err) ? queue() : Promise.reject(err)));
-      latencies.push((await pollers.expect(body.command_id)) - t0);
-      if (i % latencyComputers.length === latencyComputers.length - 1) await sleep(200); // let the re-polls arrive before reusing computers
-    }
+    const latencies = await timeDispatch(commander, pollers, latencyComputers, mind.mindKey, opts.commands);
     const sorted = sortNumbers(latencies);
 
     // Memory: every computer holds an idle poll.

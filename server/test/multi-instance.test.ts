@@ -102,6 +102,48 @@ describe('several instances on one PostgreSQL database', {
     assert.ok(median < 100, `median ${median.toFixed(1)} ms from the queue on A to the answer on B (${shown})`);
   });
 
+  test('polls of one computer racing on both instances while commands are queued hand each command over exactly once', async () => {
+    const code = await json(`${a.url}/computers/install-code`, { method: 'POST', token: mindKey, body: JSON.stringify({}) });
+    const registered = await json(`${a.url}/computers/register`, {
+      method: 'POST',
+      body: JSON.stringify({
+        code: code.body.install_code,
+        computer_name: 'racer',
+        platform: 'linux',
+        platform_release: '6',
+        python: 'node',
+      }),
+    });
+    assert.equal(registered.status, 201);
+    const { computer_id: computerId, computer_token: token } = registered.body;
+
+    const delivered: string[] = [];
+    let queueing = true;
+    // Six agents' worth of polls (three on each instance) claim while 100 commands are queued through both.
+    const polls = Array.from({ length: 6 }, async (_, i) => {
+      for (let last = false; !last; ) {
+        last = !queueing; // one more round after the last command was queued
+        const answer = await json(`${i % 2 ? a.url : b.url}/computers/me/poll?wait=0`, { token });
+        assert.equal(answer.status, 200);
+        delivered.push(...answer.body.commands.map((c: { command_id: string }) => c.command_id));
+      }
+    });
+    const queued = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        json(`${i % 2 ? a.url : b.url}/computers/${computerId}/commands`, {
+          method: 'POST',
+          token: mindKey,
+          body: JSON.stringify({ type: 'click', payload: { x: i, y: 0 } }),
+        }),
+      ),
+    );
+    queueing = false;
+    await Promise.all(polls);
+    assert.ok(queued.every((r) => r.status === 201));
+    assert.equal(delivered.length, 100, 'no command twice, none left behind');
+    assert.deepEqual(new Set(delivered), new Set(queued.map((r) => r.body.command_id)));
+  });
+
   test('200 events fanned out while both instances run are each delivered exactly once', async () => {
     const hook = await json(`${a.url}/webhooks`, {
       method: 'POST',

@@ -5,6 +5,7 @@ import { FailureLimit, waitInWords } from '../http/failure-limit.js';
 import { type RateLimiter, clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { type CommandBus, waitUnlessAborted } from './bus.js';
+import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
 import { presentResult, splitResult } from './results.js';
 import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
@@ -51,6 +52,8 @@ export class AgentService {
   constructor(
     private readonly ctx: AppContext,
     private readonly bus: CommandBus,
+    /** Claiming in one statement where the database has it (PostgreSQL); else the steps one by one. */
+    private readonly dispatch: OneStatementDispatch | undefined,
   ) {
     const { installCodeMaxFailuresPerAddress: limit, installCodeFailureWindowMs: windowMs } = ctx.config;
     this.failedRegistrations = createRateLimiter(ctx, 'install-code-address', limit, windowMs);
@@ -142,9 +145,11 @@ export class AgentService {
   /**
    * Undefined when the computer was disabled or deleted meanwhile: its poll ends empty. A poll
    * arriving usually finds nothing: it only touches and looks, without a transaction (thousands of
-   * agents poll). A woken poll expects a command and claims at once.
+   * agents poll). A woken poll expects a command and claims at once. In one statement (PostgreSQL)
+   * touching, looking and claiming are one round trip either way.
    */
   private async claim(computerId: string, woken: boolean): Promise<PolledCommand[] | undefined> {
+    if (this.dispatch) return this.dispatch.claim(this.ctx.db, computerId, this.ctx.clock.now().toISOString(), POLL_BATCH);
     if (!woken) {
       if (!(await touchActiveComputer(this.ctx.db, computerId, this.ctx.clock.now().toISOString()))) return undefined;
       if (!(await hasQueuedCommands(this.ctx.db, computerId))) return [];

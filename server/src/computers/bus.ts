@@ -18,6 +18,13 @@ export interface Waiter {
 export interface CommandBus {
   /** Something changed for this computer (a command was queued, it was disabled): wake its poll. */
   notifyComputer(computerId: string): void;
+  /**
+   * The database channel that carries `notifyComputer` to the other instances (undefined in one
+   * process): a statement that queues a command notifies it itself, delivered with its commit.
+   */
+  readonly computerChannel: string | undefined;
+  /** Wakes this computer's poll in this instance only: the statement that queued told the others. */
+  notifyComputerHere(computerId: string): void;
   /** A command finished: wake whoever waits for its result. */
   notifyCommand(commandId: string): void;
   /** The computer's poll; a newer one for the same computer ends this one with `replaced`. */
@@ -55,9 +62,14 @@ export class InProcessCommandBus implements CommandBus {
   private readonly polls = new Map<string, Entry>();
   private readonly commandWaiters = new Map<string, Set<Entry>>();
   private closed = false;
+  readonly computerChannel = undefined;
 
   notifyComputer(computerId: string) {
     this.polls.get(computerId)?.finish('woken');
+  }
+
+  notifyComputerHere(computerId: string) {
+    this.notifyComputer(computerId);
   }
 
   notifyCommand(commandId: string) {

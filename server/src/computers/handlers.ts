@@ -1,12 +1,18 @@
 import type { contract } from '@mindservice/contract';
 import type { Area } from '../core/area.js';
 import type { AppContext } from '../core/context.js';
+import type { DialectName } from '../db/database.js';
 import { AgentService } from './agent.js';
 import { type CommandBus, clientGone, InProcessCommandBus } from './bus.js';
+import type { OneStatementDispatch } from './dispatch.js';
+import { postgresDispatch } from './dispatch-postgres.js';
 import { commandFromBody, commandFromQuery } from './payloads.js';
 import { SharedCommandBus } from './shared-bus.js';
 import { ComputersService } from './service.js';
 import { CommandRetention, type SweepCounts, startSweeper, sweepCommands } from './sweeper.js';
+
+/** Where a round trip costs more than the statements, dispatch is one statement per step (dispatch.ts). */
+const ONE_STATEMENT_DISPATCH: Record<DialectName, OneStatementDispatch | undefined> = { sqlite: undefined, postgres: postgresDispatch };
 
 export interface ComputersArea extends Area<typeof contract.computers> {
   /** Runs one sweep now (tests move the clock and call this instead of waiting for the timer). */
@@ -20,8 +26,9 @@ export function computersArea(ctx: AppContext): ComputersArea {
     ? new SharedCommandBus(channel)
     : new InProcessCommandBus();
   const retention = new CommandRetention(ctx);
-  const computers = new ComputersService(ctx, bus, (computerId) => retention.noteQueued(computerId));
-  const agent = new AgentService(ctx, bus);
+  const dispatch = ONE_STATEMENT_DISPATCH[ctx.dialect.name];
+  const computers = new ComputersService(ctx, bus, dispatch, (computerId) => retention.noteQueued(computerId));
+  const agent = new AgentService(ctx, bus, dispatch);
   let stopSweeper: (() => Promise<void>) | undefined;
 
   return {

@@ -5,6 +5,7 @@ import { decodeCursorText, encodeCursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
+import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished } from './events.js';
 import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import type { NewCommand } from './payloads.js';
@@ -13,6 +14,9 @@ import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCo
 import { type ComputerScope, type StoredComputer, deleteComputer, disableComputer, findComputer, listComputers } from './store.js';
 
 export type { UserSideCaller };
+
+/** The computer a command was queued on. */
+type QueuedOn = Pick<StoredComputer, 'id' | 'mind_id'>;
 
 const scopeOf = (caller: UserSideCaller): ComputerScope =>
   caller.kind === 'mind' ? { userId: caller.userId, mindId: caller.mindId } : { userId: caller.userId };
@@ -34,6 +38,8 @@ export class ComputersService {
   constructor(
     private readonly ctx: AppContext,
     private readonly bus: CommandBus,
+    /** Queueing in one statement where the database has it (PostgreSQL); else the steps one by one. */
+    private readonly dispatch: OneStatementDispatch | undefined,
     /** Told when a computer gets a command (the sweeper then checks how many it keeps). */
     private readonly onQueued: (computerId: string) => void = () => undefined,
   ) {}
@@ -51,9 +57,9 @@ export class ComputersService {
   }
 
   async queue(caller: UserSideCaller, computerId: string, input: NewCommand): Promise<{ command_id: string; status: 'queued' }> {
-    const computer = await this.enabledMindOf(caller, await this.visible(caller, computerId));
-    const command = await this.insert(computer, newId(), input);
-    return { command_id: command.command_id, status: 'queued' };
+    const commandId = newId();
+    await this.queueCommand(caller, computerId, commandId, input);
+    return { command_id: commandId, status: 'queued' };
   }
 
   /** A page of commands, newest first; screenshots as `{bytes, url}`, never their bytes. */
@@ -112,14 +118,14 @@ export class ComputersService {
    * result itself. On timeout the command becomes `expired` (the agent's late result is refused).
    */
   async screenshot(caller: UserSideCaller, computerId: string, signal?: AbortSignal): Promise<Buffer> {
-    const computer = await this.enabledMindOf(caller, await this.visible(caller, computerId));
     const commandId = newId();
     const waitMs = this.ctx.config.screenshotWaitMs;
     const deadline = Date.now() + waitMs;
     // Subscribed before the command exists, so even an instant result wakes this request.
     let waiter = this.bus.waitForCommand(commandId, waitMs);
+    let computer: QueuedOn;
     try {
-      await this.insert(computer, commandId, { type: 'screenshot', payload: {} });
+      computer = await this.queueCommand(caller, computerId, commandId, { type: 'screenshot', payload: {} });
     } catch (err) {
       waiter.cancel();
       throw err;
@@ -142,7 +148,7 @@ export class ComputersService {
   }
 
   /** The PNG of a finished screenshot command, or the error its outcome means. */
-  private async screenshotOf(computer: StoredComputer, command: Command | undefined, waitMs: number): Promise<Buffer> {
+  private async screenshotOf(computer: QueuedOn, command: Command | undefined, waitMs: number): Promise<Buffer> {
     if (!command) throw ApiError.notFound('Computer'); // deleted while waiting
     switch (command.status) {
       case 'done':
@@ -190,11 +196,11 @@ export class ComputersService {
     return { ...computer, online: computer.status === 'active' && (recent || this.bus.isPolling(computer.id)) };
   }
 
-  private async insert(computer: StoredComputer, commandId: string, input: NewCommand): Promise<Command> {
-    if (computer.status !== 'active') throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
+  /** Queues the command on the computer, if the caller sees it, it is active and its queue has room; wakes its poll. */
+  private async queueCommand(caller: UserSideCaller, computerId: string, commandId: string, input: NewCommand): Promise<QueuedOn> {
     const command: Command = {
       command_id: commandId,
-      computer_id: computer.id,
+      computer_id: computerId,
       type: input.type,
       payload: input.payload,
       status: 'queued',
@@ -205,6 +211,38 @@ export class ComputersService {
       sent_at: null,
       completed_at: null,
     };
+    const channel = this.bus.computerChannel;
+    const queuedOn =
+      this.dispatch && channel
+        ? await this.queueInOneStatement(this.dispatch, caller, command, channel)
+        : await this.queueStepByStep(caller, command);
+    this.onQueued(computerId);
+    return queuedOn;
+  }
+
+  /** PostgreSQL: looks, checks, queues and notifies the other instances in one round trip. */
+  private async queueInOneStatement(
+    dispatch: OneStatementDispatch,
+    caller: UserSideCaller,
+    command: Command,
+    channel: string,
+  ): Promise<QueuedOn> {
+    const cap = this.ctx.config.maxQueuedCommandsPerComputer;
+    const facts = await dispatch.queue(this.ctx.db, { command, scope: scopeOf(caller), cap, notifyChannel: channel });
+    if (!facts) throw ApiError.notFound('Computer');
+    if (!facts.queued) {
+      if (facts.mindDisabled) throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
+      if (!facts.active) throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
+      throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
+    }
+    this.bus.notifyComputerHere(command.computer_id); // the statement told the other instances
+    return { id: command.computer_id, mind_id: facts.mindId };
+  }
+
+  /** SQLite (in the process, no round trips): the steps one by one, the writes in one transaction. */
+  private async queueStepByStep(caller: UserSideCaller, command: Command): Promise<QueuedOn> {
+    const computer = await this.enabledMindOf(caller, await this.visible(caller, command.computer_id));
+    if (computer.status !== 'active') throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
     await this.ctx.db.transaction(async (trx) => {
       const cap = this.ctx.config.maxQueuedCommandsPerComputer;
       if ((await countQueuedCommands(trx, computer.id)) >= cap) {
@@ -214,12 +252,11 @@ export class ComputersService {
       if (computer.mind_id) await this.ctx.events.touch(trx, computer.mind_id);
     });
     this.bus.notifyComputer(computer.id);
-    this.onQueued(computer.id);
-    return command;
+    return computer;
   }
 
   /** False when the command finished in the meantime. */
-  private async expireScreenshot(computer: StoredComputer, command: Command): Promise<boolean> {
+  private async expireScreenshot(computer: QueuedOn, command: Command): Promise<boolean> {
     const now = this.ctx.clock.now().toISOString();
     const error = `no screenshot within ${seconds(this.ctx.config.screenshotWaitMs)}`;
     const expired = await this.ctx.db.transaction(async (trx) => {

@@ -11,6 +11,7 @@ const COMMAND_TOPIC = 'mind_service_command';
  */
 export class SharedCommandBus implements CommandBus {
   private readonly local = new InProcessCommandBus();
+  readonly computerChannel = COMPUTER_TOPIC;
 
   constructor(private readonly channel: InstanceChannel) {
     channel.subscribe(COMPUTER_TOPIC, (computerId) => this.local.notifyComputer(computerId));
@@ -25,6 +26,10 @@ export class SharedCommandBus implements CommandBus {
   notifyComputer(computerId: string) {
     this.local.notifyComputer(computerId);
     this.channel.publish(COMPUTER_TOPIC, computerId);
+  }
+
+  notifyComputerHere(computerId: string) {
+    this.local.notifyComputer(computerId);
   }
 
   notifyCommand(commandId: string) {
