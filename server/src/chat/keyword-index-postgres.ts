@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { postgresRankedHits } from '../db/postgres-bm25.js';
+import { inHitOrder, postgresRankedHits } from '../db/postgres-bm25.js';
 import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import { type ChatHit, type ChatKeywordIndex, filterConditions, type IndexedMessage, MESSAGE_COLUMNS, toMessage } from './keyword-index.js';
@@ -44,18 +44,13 @@ export const postgresChatIndex: ChatKeywordIndex = {
       after: after && { score: after.score, at: after.createdAt, id: after.id },
       limit,
     });
-    if (hits.length === 0) return [];
-    const found = (await conn('chat_messages')
-      .whereIn(
-        'seq',
-        hits.map((hit) => hit.seq),
-      )
-      .select('seq', ...MESSAGE_COLUMNS)) as Array<IndexedMessage>;
-    const bySeq = new Map(found.map((row) => [Number(row.seq), row]));
-    // A message deleted between the two statements is left out of the page.
-    return hits.flatMap((hit): ChatHit[] => {
-      const row = bySeq.get(hit.seq);
-      return row ? [{ message: toMessage(row), score: hit.score }] : [];
-    });
+    return inHitOrder(
+      hits,
+      (seqs) =>
+        conn('chat_messages')
+          .whereIn('seq', seqs)
+          .select('seq', ...MESSAGE_COLUMNS) as Promise<IndexedMessage[]>,
+      (row, score): ChatHit => ({ message: toMessage(row), score }),
+    );
   },
 };

@@ -156,3 +156,17 @@ export function rankingColumnsMigration(spec: RankingColumnsSpec): { up: string[
     ],
   };
 }
+
+/** The hits' rows, read by seq with `read`, in the hits' order with their scores; a row deleted since the ranking is left out. */
+export async function inHitOrder<Row extends { seq: number | string }, Hit>(
+  hits: RankedHit[],
+  read: (seqs: number[]) => Promise<Row[]>,
+  hitOf: (row: Row, score: number) => Hit,
+): Promise<Hit[]> {
+  if (hits.length === 0) return [];
+  const bySeq = new Map((await read(hits.map((hit) => hit.seq))).map((row) => [Number(row.seq), row]));
+  return hits.flatMap((hit) => {
+    const row = bySeq.get(hit.seq);
+    return row ? [hitOf(row, hit.score)] : [];
+  });
+}

@@ -1,7 +1,7 @@
 import type { Memory } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import type { Conn } from '../db/database.js';
-import { postgresRankedHits } from '../db/postgres-bm25.js';
+import { inHitOrder, postgresRankedHits } from '../db/postgres-bm25.js';
 import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import type { KeywordIndex } from './keyword-index.js';
@@ -46,18 +46,13 @@ export const postgresKeywordIndex: KeywordIndex = {
       after: after && { score: after.score, at: after.updatedAt, id: after.id },
       limit,
     });
-    if (hits.length === 0) return [];
-    const found = (await conn('memories as m')
-      .whereIn(
-        'm.seq',
-        hits.map((hit) => hit.seq),
-      )
-      .select('m.seq', ...prefixed('m'))) as Array<ReadRow & { seq: number }>;
-    const bySeq = new Map(found.map((row) => [Number(row.seq), row]));
-    // A memory deleted between the two statements is left out of the page.
-    return hits.flatMap((hit) => {
-      const row = bySeq.get(hit.seq);
-      return row ? [{ memory: rows.toMemory(row), score: hit.score }] : [];
-    });
+    return inHitOrder(
+      hits,
+      (seqs) =>
+        conn('memories as m')
+          .whereIn('m.seq', seqs)
+          .select('m.seq', ...prefixed('m')) as Promise<Array<ReadRow & { seq: number }>>,
+      (row, score) => ({ memory: rows.toMemory(row), score }),
+    );
   },
 };
