@@ -1,5 +1,6 @@
 import type { CommandType, PolledCommand } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
+import { postgresTouchMind } from '../events/recorder.js';
 import type { OneStatementDispatch, QueueAttempt, QueueFacts } from './dispatch.js';
 
 // PostgreSQL: each round trip to the server costs more than the statements of a dispatch, so queueing
@@ -8,9 +9,9 @@ import type { OneStatementDispatch, QueueAttempt, QueueFacts } from './dispatch.
 /**
  * Finds the computer as the caller may see it, counts its queued commands, and queues the command
  * only if the computer is active, its mind enabled and the queue below the cap; then moves the
- * mind's last_activity (the statement events/recorder.ts `touch` runs) and notifies the instances
- * (the NOTIFY is delivered at commit, so no instance wakes for a command that is not there). No row:
- * no such computer for this caller.
+ * mind's last_activity as every write does (events/recorder.ts postgresTouchMind: a row another
+ * writer holds is skipped) and notifies the instances (the NOTIFY is delivered at commit, so no
+ * instance wakes for a command that is not there). No row: no such computer for this caller.
  */
 const QUEUE = `
 WITH computer AS (
@@ -26,7 +27,7 @@ WITH computer AS (
   WHERE computer.status = 'active' AND NOT computer.mind_disabled AND queued.n < ?
   RETURNING computer_id, pg_notify(?, computer_id)
 ), touched AS (
-  UPDATE minds SET last_activity = ? WHERE id = (SELECT mind_id FROM computer) AND EXISTS (SELECT 1 FROM inserted)
+  ${postgresTouchMind('(SELECT computer.mind_id FROM computer, inserted)')}
 )
 SELECT computer.mind_id, computer.status, computer.mind_disabled, queued.n AS queued_before,
   EXISTS (SELECT 1 FROM inserted) AS inserted

@@ -29,9 +29,12 @@ const INSERT_EVENT = 'INSERT INTO events (id, mind_id, type, data, created_at) V
  * it every time. FOR NO KEY UPDATE, as a plain UPDATE takes: the foreign key checks of the mind's
  * inserts (FOR KEY SHARE) do not wait for it.
  */
+/** PostgreSQL's touch of the mind `mindId` (a placeholder or a subquery), skipping a row another writer holds; binds the time first. */
+export const postgresTouchMind = (mindId: string) =>
+  `UPDATE minds SET last_activity = ? WHERE id = (SELECT id FROM minds WHERE id = ${mindId} FOR NO KEY UPDATE SKIP LOCKED)`;
 const TOUCH_MIND: Record<DialectName, string> = {
   sqlite: 'UPDATE minds SET last_activity = ? WHERE id = ?',
-  postgres: 'UPDATE minds SET last_activity = ? WHERE id = (SELECT id FROM minds WHERE id = ? FOR NO KEY UPDATE SKIP LOCKED)',
+  postgres: postgresTouchMind('?'),
 };
 /** The two in one statement (one round trip) where the database can: PostgreSQL's data-modifying WITH. */
 const TOUCH_AND_INSERT_EVENT_POSTGRES = `WITH touched AS (${TOUCH_MIND.postgres}) ${INSERT_EVENT}`;
