@@ -1,23 +1,40 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { ERROR_MESSAGES } from '@mindservice/contract';
 import express from 'express';
 import { ApiError } from './api-error.js';
+import { parseJsonInPieces } from './json-in-pieces.js';
 
 /** JSON nested deeper than this is refused: nothing in the API nests so deep, and deep values are costly to walk and write. */
 export const MAX_JSON_DEPTH = 64;
 
 type Parser = ReturnType<typeof express.json>;
-const parsers = new Map<number, Parser>();
+const parsers = new Map<string, Parser>();
 
 /** body-parser's JSON reader for a limit; the limit counts bytes after any Content-Encoding is undone. */
 function parserFor(limit: number): Parser {
-  let parser = parsers.get(limit);
+  const key = `json ${limit}`;
+  let parser = parsers.get(key);
   if (!parser) {
     parser = express.json({ limit });
-    parsers.set(limit, parser);
+    parsers.set(key, parser);
   }
   return parser;
 }
+
+/** body-parser's reader of the bytes as sent (the same limit, Content-Encoding and length checks as the JSON reader). */
+function bytesReaderFor(limit: number): Parser {
+  const key = `bytes ${limit}`;
+  let parser = parsers.get(key);
+  if (!parser) {
+    parser = express.raw({ limit, type: () => true });
+    parsers.set(key, parser);
+  }
+  return parser;
+}
+
+const runParser = (parser: Parser, req: IncomingMessage, res: ServerResponse) =>
+  new Promise<void>((done, fail) => parser(req as never, res as never, (err?: unknown) => (err ? fail(err) : done())));
 
 /** True when a request says a body follows (the pipeline closes the connection rather than read one it refuses). */
 export const hasBody = (req: IncomingMessage) =>
@@ -26,16 +43,20 @@ export const hasBody = (req: IncomingMessage) =>
 /** The media type body-parser reads as JSON (parameters such as a charset aside). */
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 
+/** JSON in UTF-8, said or implied: the bytes can be parsed in pieces. Any other charset takes body-parser's path (which refuses or decodes it). */
+const UTF8_JSON_TYPE = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
+
 /**
  * Reads a JSON body of at most `limit` bytes; undefined when the request has none. A body sent as
- * anything but JSON is a 415 saying so (not a missing body). `checked: false` leaves checkJson to
- * the handler (a route whose handler checks its body in pieces).
+ * anything but JSON is a 415 saying so (not a missing body). `inPieces` is for a route whose
+ * handler checks its body in pieces (a whole-mind import): the body is parsed in pieces too, with
+ * other requests served between them, and checkJson is left to the handler.
  */
 export async function readJsonBody(
   req: IncomingMessage & { body?: unknown },
   res: ServerResponse,
   limit: number,
-  checked = true,
+  inPieces = false,
 ): Promise<unknown> {
   const contentType = req.headers['content-type'];
   if (hasBody(req) && !JSON_TYPE.test(contentType ?? '')) {
@@ -43,9 +64,28 @@ export async function readJsonBody(
     res.setHeader('Connection', 'close');
     throw ApiError.of(415, 'content_type_unsupported', ERROR_MESSAGES.contentTypeUnsupported(contentType));
   }
-  await new Promise<void>((done, fail) => parserFor(limit)(req as never, res as never, (err?: unknown) => (err ? fail(err) : done())));
-  if (checked) checkJson(req.body, 'body');
+  if (inPieces && UTF8_JSON_TYPE.test(contentType ?? '')) return readJsonInPieces(req, res, limit);
+  await runParser(parserFor(limit), req, res);
+  if (!inPieces) checkJson(req.body, 'body');
   return req.body;
+}
+
+/**
+ * The bytes as sent, parsed in pieces (json-in-pieces.ts). A body that is not a JSON object or
+ * array goes through body-parser's JSON reader after all, so that it is answered exactly as on
+ * every other route (the same 400 and message, an empty body read as {}).
+ */
+async function readJsonInPieces(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: number): Promise<unknown> {
+  await runParser(bytesReaderFor(limit), req, res);
+  const bytes = req.body;
+  if (!Buffer.isBuffer(bytes)) return undefined;
+  const parsed = await parseJsonInPieces(bytes);
+  if (parsed) return parsed.value;
+  const again = Object.assign(Readable.from([bytes]), {
+    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
+  }) as unknown as IncomingMessage & { body?: unknown };
+  await runParser(parserFor(limit), again, res);
+  return again.body;
 }
 
 const nulProblem = (path: string) => ApiError.invalidField(path, 'must not contain the NUL character (U+0000)');

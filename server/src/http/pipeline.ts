@@ -152,9 +152,9 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
     }
     checkJson(params, 'params');
     checkJson(req.query, 'query');
-    // A route whose handler checks its body does so in pieces, checkJson included (a whole-mind import).
+    // A route whose handler checks its body does so in pieces, checkJson included (a whole-mind import); its body is parsed in pieces too.
     const handlerChecks = metadata.bodyCheckedByHandler === true;
-    const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit, !handlerChecks) : undefined;
+    const rawBody = compiled.bodyLimit > 0 ? await readJsonBody(req, res, compiled.bodyLimit, handlerChecks) : undefined;
     const answer = await answerOf(compiled, await run(compiled, { params, query: req.query, body: rawBody }, caller, req, res));
     res.statusCode = answer.status;
     if (answer.kind === 'empty') return void res.end();
