@@ -1,12 +1,12 @@
 import type { Memory } from '@mindservice/contract';
 import type { Knex } from 'knex';
-import type { Conn } from '../db/database.js';
+import { type Conn, runSql } from '../db/database.js';
 import { inHitOrder, postgresRankedHits } from '../db/postgres-bm25.js';
 import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { filterConditions, VERIFIED_BOOST } from './recall-filter.js';
-import { prefixed, type ReadRow } from './rows.js';
+import { COLUMNS, prefixed, type ReadRow, tagRows } from './rows.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
 const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
@@ -25,9 +25,25 @@ const searchVector = (conn: Conn, memory: Memory) =>
  */
 const SEARCH_TABLES = { rows: 'memories', stats: 'memory_search_stats', count: 'memories' };
 
+/**
+ * POST /memory's row and its tags in one statement (one round trip, planned once per connection):
+ * the tags' foreign key sees the row, checked at the end of the statement.
+ */
+const INSERT_MEMORY_AND_TAGS = `WITH memory AS (
+    INSERT INTO memories (${COLUMNS.map((c) => `"${c}"`).join(', ')}, search_vector)
+    VALUES (${COLUMNS.map(() => '?').join(', ')}, to_tsvector('simple', ?))
+  )
+  INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) SELECT ?, ?, tag, ? FROM unnest(?::text[]) AS tag`;
+
 export const postgresKeywordIndex: KeywordIndex = {
   scores: 'bm25',
   rowFor: (conn, row, memory) => ({ ...row, search_vector: searchVector(conn, memory) }) as typeof row,
+  async insertOne(conn, rows, mindId, memory) {
+    const row = rows.toRow(mindId, memory);
+    const tags = tagRows(mindId, memory).map((t) => t.tag);
+    const text = memory.category === 'credentials' ? null : searchText(memory);
+    await runSql(conn, INSERT_MEMORY_AND_TAGS, [...COLUMNS.map((c) => row[c]), text, memory.id, mindId, memory.updated_at, tags]);
+  },
   added: async () => undefined,
   rewritten: async () => undefined,
 

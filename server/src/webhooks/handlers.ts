@@ -5,6 +5,7 @@ import { Deliverer } from './delivery.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookSender } from './sender.js';
 import { queueDeliveries, WebhooksService } from './service.js';
+import { type EnabledWebhook, enabledWebhooksRead } from './store.js';
 import { WebhookTargets } from './ssrf.js';
 import { DeliveryWorker } from './worker.js';
 
@@ -22,9 +23,9 @@ export function webhooksArea(ctx: AppContext): Area<typeof contract.webhooks> {
 
   // Deliveries are written in the event's own transaction; only events that queued some wake the worker.
   const queued = new WeakSet<object>();
-  ctx.events.addHook(async (trx, event) => {
-    if ((await queueDeliveries(trx, event)) > 0) queued.add(event);
-  });
+  ctx.events.addHook(async (trx, event, enabled) => {
+    if ((await queueDeliveries(trx, event, enabled as EnabledWebhook[])) > 0) queued.add(event);
+  }, enabledWebhooksRead);
   ctx.events.onCommitted((event) => {
     if (queued.delete(event)) worker.wake();
   });

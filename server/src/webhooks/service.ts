@@ -24,6 +24,7 @@ import { type AttemptRow, type DeliveryRow, findDelivery, insertDeliveries, list
 import {
   countWebhooks,
   deleteWebhook,
+  type EnabledWebhook,
   enabledWebhooksOfMind,
   findWebhook,
   insertWebhook,
@@ -149,8 +150,8 @@ export class WebhooksService {
  * The event hook, inside the transaction of the change: one pending delivery per enabled webhook of
  * the mind whose patterns match. Returns how many were written.
  */
-export async function queueDeliveries(trx: Trx, event: RecordedEvent): Promise<number> {
-  const webhooks = await enabledWebhooksOfMind(trx, event.mindId);
+export async function queueDeliveries(trx: Trx, event: RecordedEvent, enabled?: EnabledWebhook[]): Promise<number> {
+  const webhooks = enabled ?? (await enabledWebhooksOfMind(trx, event.mindId));
   const rows = webhooks
     .filter((w) => eventMatches(w.events, event.type))
     .map((w) => pendingDelivery(w.id, { id: event.id, mindId: event.mindId, type: event.type }, event.createdAt));

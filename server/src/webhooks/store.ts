@@ -1,5 +1,6 @@
 import type { CreatedWebhook, Webhook } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
+import type { EventRead } from '../events/recorder.js';
 
 export interface WebhookRow {
   id: string;
@@ -92,9 +93,19 @@ export async function listWebhooksForExport(conn: Conn, mindId: string): Promise
   return rows.map((r) => ({ url: r.url, events: r.events, enabled: Boolean(r.enabled) }));
 }
 
-export async function enabledWebhooksOfMind(conn: Conn, mindId: string): Promise<{ id: string; events: string }[]> {
-  // Asked for every event recorded: a prepared statement, not knex's query builder.
-  return runSql(conn, 'SELECT id, events FROM webhooks WHERE mind_id = ? AND enabled = ?', [mindId, true]);
+export type EnabledWebhook = { id: string; events: string };
+
+/**
+ * The mind's enabled webhooks, read for every event recorded: a prepared statement, not knex's query
+ * builder, and on PostgreSQL part of the event's own insert (events/recorder.ts EventRead).
+ */
+export const enabledWebhooksRead: EventRead = {
+  sql: 'SELECT id, events FROM webhooks WHERE mind_id = ? AND enabled = ?',
+  bindings: (event) => [event.mindId, true],
+};
+
+export function enabledWebhooksOfMind(conn: Conn, mindId: string): Promise<EnabledWebhook[]> {
+  return runSql(conn, enabledWebhooksRead.sql, [mindId, true]);
 }
 
 export async function recordWebhookOutcome(
