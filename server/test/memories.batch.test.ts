@@ -9,7 +9,7 @@ import { MemoriesStore } from '../src/memories/store.js';
 import { WriteBatcher } from '../src/memories/write-batch.js';
 import { bearer, useService } from './harness.js';
 
-/** Concurrent memory writes share a transaction on SQLite (group commit); each still stands or fails alone. */
+/** Concurrent memory writes share a transaction (group commit); each still stands or fails alone. */
 describe('memories: concurrent writes', () => {
   const svc = useService();
 
@@ -56,6 +56,11 @@ describe('memories: concurrent writes', () => {
     );
     const events = await svc.ctx.db('events').where({ mind_id: mindId, type: 'memory.created' }).count({ n: '*' });
     assert.equal(Number(events[0]!.n), 30);
+    if (svc.ctx.dialect.name === 'postgres') {
+      // The transaction that wrote a row is its xmin: batched writes share one.
+      const [{ n }] = (await svc.ctx.db.raw('SELECT count(DISTINCT xmin::text) AS n FROM memories WHERE mind_id = ?', [mindId])).rows;
+      assert.ok(Number(n) < 30, `${n} transactions for 30 concurrent writes`);
+    }
   });
 
   test('a write that fails after writing leaves nothing and gets its own error; the others of its batch commit', async () => {

@@ -37,11 +37,20 @@ interface Job<Change> {
  * whole batch fails with its error, as for a failed COMMIT.
  *
  * A database that runs writers in parallel (PostgreSQL: a pool of connections, `oneWriterAtATime`
- * false) keeps one transaction per write; its writes' sink makes the changes at once.
+ * false) batches too, for the round trips: BEGIN and COMMIT (and the COMMIT's flush of the log) are
+ * paid once per batch, not per write, and up to POSTGRES_BATCHES_AT_ONCE batches run side by side.
+ * A savepoint would cost a round trip per write there, so a batch has none: when one of its writes
+ * fails, the batch is rolled back and each of its writes runs again alone, in a transaction of its
+ * own, and settles with that outcome. A failed COMMIT fails the whole batch as on SQLite (it may
+ * have committed: nothing is written twice). The sink makes the changes at once.
  */
+/** PostgreSQL batches running at once, each on a connection of its own (more add little: the writes of 10 clients fill two). */
+const POSTGRES_BATCHES_AT_ONCE = 2;
+
 export class WriteBatcher<Change> {
   private queue: Job<Change>[] = [];
-  private running = false;
+  /** Batches draining the queue now. */
+  private draining = 0;
   private readonly atOnce: ChangeSink<Change>;
 
   constructor(
@@ -55,14 +64,13 @@ export class WriteBatcher<Change> {
   }
 
   run<T>(work: BatchedWork<Change, T>): Promise<T> {
-    if (!this.dialect.oneWriterAtATime) return this.db.transaction((trx) => work(trx, this.atOnce));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.running) {
+      if (this.draining < (this.dialect.oneWriterAtATime ? 1 : POSTGRES_BATCHES_AT_ONCE)) {
         // A whole request, database included, runs in microtasks: the other connections' requests
         // are read only after it. Starting on the next turn of the event loop lets those that are
         // already waiting join this transaction.
-        this.running = true;
+        this.draining++;
         setImmediate(() => void this.drain());
       }
     });
@@ -70,9 +78,40 @@ export class WriteBatcher<Change> {
 
   private async drain() {
     try {
-      while (this.queue.length > 0) await this.runBatch();
+      while (this.queue.length > 0) {
+        if (this.dialect.oneWriterAtATime) await this.runBatch();
+        else await this.runBatchWithoutSavepoints(this.queue.splice(0, this.maxBatch));
+      }
     } finally {
-      this.running = false;
+      this.draining--;
+    }
+  }
+
+  /** PostgreSQL's batch: one transaction for all; a write that fails sends each write of the batch back to run alone. */
+  private async runBatchWithoutSavepoints(jobs: Job<Change>[]) {
+    if (jobs.length === 1) return this.runAlone(jobs[0]!);
+    let committing = false;
+    let values: unknown[];
+    try {
+      values = await this.db.transaction(async (trx) => {
+        const results: unknown[] = [];
+        for (const job of jobs) results.push(await job.work(trx, this.atOnce));
+        committing = true;
+        return results;
+      });
+    } catch (error) {
+      if (committing) for (const job of jobs) job.reject(error);
+      else await Promise.all(jobs.map((job) => this.runAlone(job)));
+      return;
+    }
+    jobs.forEach((job, i) => job.resolve(values[i]));
+  }
+
+  private async runAlone(job: Job<Change>) {
+    try {
+      job.resolve(await this.db.transaction((trx) => job.work(trx, this.atOnce)));
+    } catch (error) {
+      job.reject(error);
     }
   }
 
