@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { COMMON_WORD_MIN_MEMORIES, COMMON_WORD_SHARE } from '../../server/src/memories/recall-sqlite.js';
+import { COMMON_WORD_MIN_MEMORIES, COMMON_WORD_SHARE } from '../../server/src/memories/common-words.js';
 import { mindPrefix, searchWords } from '../../server/src/lib/search-words.js';
 import { indexedText } from '../../server/src/memories/search-text.js';
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Memory } from '@mindservice/contract';
 import { newId } from '../src/lib/secrets.js';
 import { ContentCipher } from '../src/memories/crypto.js';
-import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/recall-sqlite.js';
+import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/common-words.js';
 import { MemoriesStore } from '../src/memories/store.js';
 import { bearer, TestClock, useService } from './harness.js';
 
@@ -247,8 +247,7 @@ describe('memories: happy paths', () => {
     assert.ok(max.next_cursor);
   });
 
-  test('SQLite, many memories: a word in at least a tenth of them weighs 0; memories with the rarer words lead, the rest follow newest first, none lost', async (t) => {
-    if (svc.ctx.dialect.name === 'postgres') return t.skip('PostgreSQL ranks with ts_rank and keeps every word');
+  test('many memories: a word in at least a tenth of them weighs 0; memories with the rarer words lead, the rest follow newest first, none lost', async () => {
     const { mindId, recall } = await mind();
     // Seeded through the store in one transaction: 1,200 requests would take the test seconds.
     const total = COMMON_WORD_MIN_MEMORIES + 200;

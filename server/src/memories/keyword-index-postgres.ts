@@ -1,12 +1,13 @@
 import type { Memory } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
-import { inHitOrder, postgresRankedHits } from '../db/postgres-bm25.js';
+import { inHitOrder, postgresRankedHits, tsqueryOf } from '../db/postgres-bm25.js';
 import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import type { KeywordIndex } from './keyword-index.js';
-import { filterConditions, VERIFIED_BOOST } from './recall-filter.js';
-import { COLUMNS, prefixed, type ReadRow, tagRows } from './rows.js';
+import { COMMON_WORD_MIN_MEMORIES, COMMON_WORDS_WINDOW, commonWordThreshold } from './common-words.js';
+import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
+import { COLUMNS, type MemoryRows, prefixed, type ReadRow, tagRows } from './rows.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
 const searchText = (m: Memory) => [m.key ?? '', m.content, m.tags.join(' ')].map((text) => searchWords(text).join(' ')).join(' ');
@@ -47,28 +48,139 @@ export const postgresKeywordIndex: KeywordIndex = {
   added: async () => undefined,
   rewritten: async () => undefined,
 
+  /** BM25 over the question's terms but its common words (common-words.ts); then, score 0 and newest first, what holds only common words. */
   async rankedPage(conn, rows, mindId, filter, limit, after) {
-    const conditionBindings: Knex.RawBinding[] = [];
-    const conditions = filterConditions(filter, 'm', conditionBindings);
-    const hits = await postgresRankedHits(conn, {
-      tables: SEARCH_TABLES,
-      alias: 'm',
-      mindId,
-      groups: rankingWords(filter.words).map(wordVariants),
-      conditions,
-      conditionBindings,
-      boost: `CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END`,
-      orderColumn: 'updated_at',
-      after: after && { score: after.score, at: after.updatedAt, id: after.id },
-      limit,
-    });
-    return inHitOrder(
-      hits,
-      (seqs) =>
-        conn('memories as m')
-          .whereIn('m.seq', seqs)
-          .select('m.seq', ...prefixed('m')) as Promise<Array<ReadRow & { seq: number }>>,
-      (row, score) => ({ memory: rows.toMemory(row), score }),
-    );
+    const { ranked, common } = await splitByCommonness(conn, mindId, rankingWords(filter.words).map(wordVariants));
+    const inTail = after !== undefined && after.score <= 0;
+    const hits = ranked.length > 0 && !inTail ? await bm25Page(conn, rows, mindId, filter, ranked, limit, after) : [];
+    if (hits.length < limit && common.length > 0) {
+      const rest = await commonWordsPage(
+        conn,
+        rows,
+        mindId,
+        filter,
+        common.flat(),
+        ranked.flat(),
+        limit - hits.length,
+        inTail ? after : undefined,
+      );
+      hits.push(...rest);
+    }
+    return hits;
   },
 };
+
+/** The newest indexed memories a word is counted in, to tell whether it is common (exact for a mind with no more). */
+const COUNTED_WINDOW = 2000;
+
+/**
+ * The question's terms (a word and its variants each) split into ranked and common
+ * (common-words.ts) by how many of the mind's memories hold them. SQLite reads each word's count
+ * from its index; here an exact count costs a visit to every memory holding the word (50 ms for a
+ * word in a tenth of 100,000), the very cost the rule saves. So a word is counted in the mind's
+ * newest COUNTED_WINDOW indexed memories, in one pass over them (about a millisecond), and its
+ * share there stands for its share of the mind: exact for a mind of up to COUNTED_WINDOW
+ * memories, an estimate from the newest beyond that. A mind under COMMON_WORD_MIN_MEMORIES has
+ * no common words and is not counted at all.
+ */
+async function splitByCommonness(conn: Conn, mindId: string, groups: string[][]): Promise<{ ranked: string[][]; common: string[][] }> {
+  if (groups.length === 0) return { ranked: groups, common: [] };
+  const [stats] = await runSql<{ n: number | string }>(
+    conn,
+    `SELECT coalesce(sum(${SEARCH_TABLES.count}), 0) AS n FROM ${SEARCH_TABLES.stats} WHERE mind_id = ?`,
+    [mindId],
+  );
+  const memories = Number(stats?.n ?? 0);
+  if (memories < COMMON_WORD_MIN_MEMORIES) return { ranked: groups, common: [] };
+  const words = [...new Set(groups.flat())];
+  const counted = words.map((_, i) => `count(*) FILTER (WHERE search_vector @@ to_tsquery('simple', ?)) AS c${i}`);
+  // Unnamed: planned with the words as constants. The window walks the mind's recency index.
+  const [row] = (
+    await conn.raw(
+      `SELECT count(*) AS n, ${counted.join(', ')} FROM (
+         SELECT search_vector FROM memories WHERE mind_id = ? AND search_vector IS NOT NULL
+         ORDER BY updated_at DESC, id DESC LIMIT ${COUNTED_WINDOW}) w`,
+      [...words, mindId],
+    )
+  ).rows as Record<string, string>[];
+  const window = Number(row!.n);
+  const share = new Map(words.map((word, i) => [word, window > 0 ? Number(row![`c${i}`]) / window : 0]));
+  // As SQLite counts a term: the word's memories and its variants' added up.
+  const threshold = commonWordThreshold(memories);
+  const isCommon = (group: string[]) => group.reduce((sum, word) => sum + share.get(word)!, 0) * memories >= threshold;
+  return { ranked: groups.filter((g) => !isCommon(g)), common: groups.filter(isCommon) };
+}
+
+/** One page ranked by BM25 over `groups` with the mind's statistics (db/postgres-bm25.ts); the page's rows read in hit order. */
+async function bm25Page(
+  conn: Conn,
+  rows: MemoryRows,
+  mindId: string,
+  filter: RecallFilter,
+  groups: string[][],
+  limit: number,
+  after?: PagePosition,
+): Promise<RecallRow[]> {
+  const conditionBindings: Knex.RawBinding[] = [];
+  const conditions = filterConditions(filter, 'm', conditionBindings);
+  const hits = await postgresRankedHits(conn, {
+    tables: SEARCH_TABLES,
+    alias: 'm',
+    mindId,
+    groups,
+    conditions,
+    conditionBindings,
+    boost: `CASE WHEN m.verified THEN ${VERIFIED_BOOST} ELSE 1 END`,
+    orderColumn: 'updated_at',
+    after: after && { score: after.score, at: after.updatedAt, id: after.id },
+    limit,
+  });
+  return inHitOrder(
+    hits,
+    (seqs) =>
+      conn('memories as m')
+        .whereIn('m.seq', seqs)
+        .select('m.seq', ...prefixed('m')) as Promise<Array<ReadRow & { seq: number }>>,
+    (row, score) => ({ memory: rows.toMemory(row), score }),
+  );
+}
+
+/**
+ * Newest first, score 0: the memories holding one of the common words and none of the ranked ones,
+ * as on SQLite (recall-sqlite.ts): the newest COMMON_WORDS_WINDOW after the filters are checked
+ * first (common words are in a tenth of them); if they do not fill the page, the index is asked.
+ */
+async function commonWordsPage(
+  conn: Conn,
+  rows: MemoryRows,
+  mindId: string,
+  filter: RecallFilter,
+  common: string[],
+  ranked: string[],
+  limit: number,
+  after?: PagePosition,
+): Promise<RecallRow[]> {
+  const read = async (window: boolean) => {
+    const bindings: Knex.RawBinding[] = [mindId];
+    const conditions = ['m.mind_id = ?', ...filterConditions(filter, 'm', bindings)];
+    if (after) {
+      conditions.push('(m.updated_at < ? OR (m.updated_at = ? AND m.id < ?))');
+      bindings.push(after.updatedAt, after.updatedAt, after.id);
+    }
+    const matches = ["m.search_vector @@ to_tsquery('simple', ?)"];
+    bindings.push(tsqueryOf(common));
+    if (ranked.length > 0) {
+      matches.push("NOT (m.search_vector @@ to_tsquery('simple', ?))");
+      bindings.push(tsqueryOf(ranked));
+    }
+    const order = 'ORDER BY m.updated_at DESC, m.id DESC';
+    const sql = window
+      ? `SELECT ${prefixed('m').join(', ')} FROM (SELECT * FROM memories m WHERE ${conditions.join(' AND ')} ${order} LIMIT ${COMMON_WORDS_WINDOW}) m
+         WHERE ${matches.join(' AND ')} ${order} LIMIT ?`
+      : `SELECT ${prefixed('m').join(', ')} FROM memories m WHERE ${[...conditions, ...matches].join(' AND ')} ${order} LIMIT ?`;
+    return (await conn.raw(sql, [...bindings, limit])).rows as ReadRow[];
+  };
+  let found = await read(true);
+  if (found.length < limit) found = await read(false);
+  return found.map((row) => ({ memory: rows.toMemory(row), score: 0 }));
+}

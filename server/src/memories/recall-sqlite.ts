@@ -5,23 +5,13 @@ import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
 import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf, sqliteTermFrequency } from '../lib/bm25.js';
 import { mindPrefix, rankingWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
-
-/**
- * Common words, stop words found by frequency (as Elasticsearch's cutoff_frequency). Scoring a word
- * costs a BM25 evaluation for every memory that holds it, yet a word in many memories weighs little:
- * its IDF is at most ln 9 ≈ 2.2 at a tenth of them (a word in one memory in a thousand: 6.9), 0 at
- * half. A word in at least this share of the mind's indexed memories, and in at least
- * COMMON_WORD_MIN_MEMORIES of them, gets weight 0 in recall (see recallSqlite); the others are
- * ranked by BM25 as they are. Below 1,000 memories nothing changes.
- */
-export const COMMON_WORD_SHARE = 0.1;
-export const COMMON_WORD_MIN_MEMORIES = 1000;
+import { COMMON_WORDS_WINDOW, commonWordThreshold } from './common-words.js';
 
 /**
  * Ranked recall on SQLite: BM25 over the mind's own memories (bm25Page) by the query's ranking
  * words (search-text.ts: without stop words), times the verified boost;
  * the mind prefix on every indexed word restricts the search to the mind. Common words
- * (COMMON_WORD_SHARE) get weight 0: the memories holding one of the other words come first, ranked
+ * (common-words.ts) get weight 0: the memories holding one of the other words come first, ranked
  * by BM25 over those words; then, with score 0 and newest first, those that hold only common words.
  * A q of only common words thus lists its matches newest first.
  */
@@ -37,7 +27,7 @@ export async function recallSqlite(
   const stats = await mindStatistics(conn, mindId, [...new Set(variants.flat())]);
   // Variants no memory of the mind holds cost a lookup each in the ranking and add nothing.
   const groups = variants.map((group) => group.filter((w, i) => i === 0 || stats.holding.get(w)! > 0));
-  const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(stats.memories * COMMON_WORD_SHARE));
+  const threshold = commonWordThreshold(stats.memories);
   const ranked = groups.filter((g) => holdingGroup(stats, g) < threshold);
   const common = groups.filter((g) => holdingGroup(stats, g) >= threshold);
   const inTail = after !== undefined && after.score <= 0;
@@ -142,7 +132,7 @@ async function bm25Page(
 /**
  * Newest first, score 0: the memories holding one of the common words and none of the ranked
  * ones. Common words are in at least a tenth of the indexed memories, so walking the newest (after
- * the filters) and checking each in the index finds a page quickly; if the newest 400 do not
+ * the filters) and checking each in the index finds a page quickly; if the newest COMMON_WORDS_WINDOW do not
  * fill it, the matches are collected from the index instead (slower, but bounded by the index).
  */
 async function commonWordsPage(
@@ -173,7 +163,7 @@ async function commonWordsPage(
     const order = 'ORDER BY m.updated_at DESC, m.id DESC';
     const where = `m.mind_id = ?${conditions.map((c) => ` AND ${c}`).join('')}`;
     const sql = window
-      ? `SELECT ${SQLITE_COLUMNS}, 0 AS score FROM (SELECT m.* FROM memories m WHERE ${where} ${order} LIMIT 400) m WHERE ${match.join(' AND ')} ${order} LIMIT ?`
+      ? `SELECT ${SQLITE_COLUMNS}, 0 AS score FROM (SELECT m.* FROM memories m WHERE ${where} ${order} LIMIT ${COMMON_WORDS_WINDOW}) m WHERE ${match.join(' AND ')} ${order} LIMIT ?`
       : `SELECT ${SQLITE_COLUMNS}, 0 AS score FROM memories m WHERE ${where} AND ${match.join(' AND ')} ${order} LIMIT ?`;
     return (await conn.raw(sql, [...params, ...matchParams, limit])) as ScoredRow[];
   };
