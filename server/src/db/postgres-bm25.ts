@@ -74,17 +74,19 @@ export async function postgresRankedHits(conn: Conn, q: RankedQuery): Promise<Ra
   bindings.push(q.limit);
   // Unnamed (knex's raw), not runSql's prepared statement: planned with its words as constants, so the
   // tsqueries are parsed once and the plan fits how common the words are (a generic plan would not).
+  // mind and holding are one row each, computed once: inlined, a planner without the table's
+  // statistics (never analysed) put them inside a loop over the hits, once per hit.
   const result = (await conn.raw(
     `WITH hits AS MATERIALIZED (
        SELECT ${a}.seq, ${a}.${q.orderColumn} AS at, ${a}.id, ${a}.search_words AS len, ${q.boost} AS boost,
               ${occurrences.join(', ')}, (${wanted}) AS wanted
        FROM ${tables.rows} ${a} WHERE ${a}.mind_id = ? AND ${a}.search_vector @@ to_tsquery('simple', ?)
-     ), mind AS (
+     ), mind AS MATERIALIZED (
        SELECT coalesce(sum(s.${tables.count}), 0)::float8 AS n,
               CASE WHEN coalesce(sum(s.${tables.count}), 0) > 0 AND coalesce(sum(s.words), 0) > 0
                 THEN sum(s.words)::float8 / sum(s.${tables.count}) ELSE 1 END AS average
        FROM ${tables.stats} s WHERE s.mind_id = ?
-     ), holding AS (SELECT ${holding} FROM hits)
+     ), holding AS MATERIALIZED (SELECT ${holding} FROM hits)
      SELECT seq, score FROM (
        SELECT seq, at, id, (${sum}) * boost AS score FROM hits, mind, holding WHERE wanted
      ) scored ${position}
