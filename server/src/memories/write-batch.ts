@@ -104,7 +104,7 @@ export class WriteBatcher<Change> {
       else await Promise.all(jobs.map((job) => this.runAlone(job)));
       return;
     }
-    jobs.forEach((job, i) => job.resolve(values[i]));
+    for (const [i, job] of jobs.entries()) job.resolve(values[i]);
   }
 
   private async runAlone(job: Job<Change>) {
