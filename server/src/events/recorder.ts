@@ -48,8 +48,24 @@ const TOUCH_MIND: Record<DialectName, string> = {
 };
 /** The two in one statement (one round trip) where the database can: PostgreSQL's data-modifying WITH. */
 const TOUCH_AND_INSERT_EVENT_POSTGRES = `WITH touched AS (${TOUCH_MIND.postgres}) ${INSERT_EVENT}`;
-/** The same with a hook's read as the statement's answer (the WITH parts run whether or not it reads them). */
-const touchInsertEventAndRead = (read: string) => `WITH touched AS (${TOUCH_MIND.postgres}), recorded AS (${INSERT_EVENT}) ${read}`;
+/**
+ * The change itself as data-modifying WITH parts ahead of the event's, on PostgreSQL: the change,
+ * its event, the touch and a hook's read in one statement (one round trip). Its parts must not read
+ * each other's rows (they see one snapshot); foreign keys are checked at the end of the statement.
+ */
+export interface ChangeParts {
+  /** `name AS (INSERT ...)` each, with `?` placeholders. */
+  parts: string[];
+  bindings: unknown[];
+}
+
+/** The touch and the event's insert as WITH parts after the change's, with a hook's read (or nothing) as the answer. */
+function eventStatement(change: ChangeParts | undefined, read: string | undefined): string {
+  const parts = [...(change?.parts ?? []), `touched AS (${TOUCH_MIND.postgres})`];
+  if (read === undefined && change === undefined) return TOUCH_AND_INSERT_EVENT_POSTGRES;
+  if (read === undefined) return `WITH ${parts.join(', ')} ${INSERT_EVENT}`;
+  return `WITH ${[...parts, `recorded AS (${INSERT_EVENT})`].join(', ')} ${read}`;
+}
 
 interface Hook {
   run: EventHook;
@@ -75,19 +91,23 @@ export class EventRecorder {
     this.listeners.push(listener);
   }
 
-  async record(trx: Trx, mindId: string, type: EventName, data: Record<string, unknown>): Promise<RecordedEvent> {
+  /**
+   * Records the event of a change made in `trx`. On PostgreSQL `change` (the change itself, when it
+   * can be written as WITH parts) goes in the same statement as the event; elsewhere the caller
+   * has made the change already and passes none.
+   */
+  async record(trx: Trx, mindId: string, type: EventName, data: Record<string, unknown>, change?: ChangeParts): Promise<RecordedEvent> {
     const event: RecordedEvent = { id: newId(), mindId, type, data, createdAt: this.clock.now().toISOString() };
     const values = [event.id, mindId, type, JSON.stringify(data), event.createdAt];
-    // On PostgreSQL the first hook's read rides on the event's insert.
+    // On PostgreSQL the change, the touch, the event's insert and the first hook's read are one statement.
     let readWithInsert: { hook: Hook; rows: unknown[] } | undefined;
     if (dialectOf(trx).name === 'postgres') {
       const hook = this.hooks.find((h) => h.read);
-      const touchAndInsert = [event.createdAt, mindId, ...values];
-      if (hook?.read) {
-        const rows = await runSql(trx, touchInsertEventAndRead(hook.read.sql), [...touchAndInsert, ...hook.read.bindings(event)]);
-        readWithInsert = { hook, rows };
-      } else await runSql(trx, TOUCH_AND_INSERT_EVENT_POSTGRES, touchAndInsert);
+      const bindings = [...(change?.bindings ?? []), event.createdAt, mindId, ...values, ...(hook?.read?.bindings(event) ?? [])];
+      const rows = await runSql(trx, eventStatement(change, hook?.read?.sql), bindings);
+      if (hook) readWithInsert = { hook, rows };
     } else {
+      if (change) throw new Error('record: a change as WITH parts is for PostgreSQL only');
       await runSql(trx, INSERT_EVENT, values);
       await this.touch(trx, mindId);
     }

@@ -1,6 +1,7 @@
 import type { Memory } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
+import type { ChangeParts } from '../events/recorder.js';
 import { inHitOrder, postgresRankedHits, tsqueryOf } from '../db/postgres-bm25.js';
 import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
@@ -27,24 +28,31 @@ const searchVector = (conn: Conn, memory: Memory) =>
 const SEARCH_TABLES = { rows: 'memories', stats: 'memory_search_stats', count: 'memories' };
 
 /**
- * POST /memory's row and its tags in one statement (one round trip, planned once per connection):
- * the tags' foreign key sees the row, checked at the end of the statement.
+ * POST /memory's row and its tags as data-modifying WITH parts: alone (insertOne) they are one
+ * statement, and the memories service sends them with the event's insert (insertParts, one round
+ * trip for the whole write). The tags' foreign key sees the row, checked at the end of the statement.
  */
-const INSERT_MEMORY_AND_TAGS = `WITH memory AS (
-    INSERT INTO memories (${COLUMNS.map((c) => `"${c}"`).join(', ')}, search_vector)
-    VALUES (${COLUMNS.map(() => '?').join(', ')}, to_tsvector('simple', ?))
-  )
-  INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) SELECT ?, ?, tag, ? FROM unnest(?::text[]) AS tag`;
+const INSERT_PARTS = [
+  `memory_written AS (INSERT INTO memories (${COLUMNS.map((c) => `"${c}"`).join(', ')}, search_vector)
+     VALUES (${COLUMNS.map(() => '?').join(', ')}, to_tsvector('simple', ?)))`,
+  'tags_written AS (INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) SELECT ?, ?, tag, ? FROM unnest(?::text[]) AS tag)',
+];
+const INSERT_MEMORY_AND_TAGS = `WITH ${INSERT_PARTS.join(', ')} SELECT 1`;
+
+function insertParts(rows: MemoryRows, mindId: string, memory: Memory): ChangeParts {
+  const row = rows.toRow(mindId, memory);
+  const tags = tagRows(mindId, memory).map((t) => t.tag);
+  const text = memory.category === 'credentials' ? null : searchText(memory);
+  return { parts: INSERT_PARTS, bindings: [...COLUMNS.map((c) => row[c]), text, memory.id, mindId, memory.updated_at, tags] };
+}
 
 export const postgresKeywordIndex: KeywordIndex = {
   scores: 'bm25',
   rowFor: (conn, row, memory) => ({ ...row, search_vector: searchVector(conn, memory) }) as typeof row,
   async insertOne(conn, rows, mindId, memory) {
-    const row = rows.toRow(mindId, memory);
-    const tags = tagRows(mindId, memory).map((t) => t.tag);
-    const text = memory.category === 'credentials' ? null : searchText(memory);
-    await runSql(conn, INSERT_MEMORY_AND_TAGS, [...COLUMNS.map((c) => row[c]), text, memory.id, mindId, memory.updated_at, tags]);
+    await runSql(conn, INSERT_MEMORY_AND_TAGS, insertParts(rows, mindId, memory).bindings);
   },
+  insertParts,
   added: async () => undefined,
   rewritten: async () => undefined,
 

@@ -1,5 +1,6 @@
 import type { Memory } from '@mindservice/contract';
 import type { Conn } from '../db/database.js';
+import type { ChangeParts } from '../events/recorder.js';
 import type { PagePosition, RecallFilter, RecallRow } from './recall-filter.js';
 import type { MemoryRows, ReadRow } from './rows.js';
 import type { IndexChangeSink } from './search-index.js';
@@ -23,6 +24,8 @@ export interface KeywordIndex {
    * has a cheaper way than a batch of one; undefined: the store inserts it as a batch.
    */
   insertOne?(conn: Conn, rows: MemoryRows, mindId: string, memory: Memory, sink: IndexChangeSink): Promise<void>;
+  /** The same as WITH parts the event's statement carries (events/recorder.ts ChangeParts), where the database can. */
+  insertParts?(rows: MemoryRows, mindId: string, memory: Memory): ChangeParts;
   /** The index entries of memories whose rows (and tags) were just inserted. */
   added(conn: Conn, sink: IndexChangeSink, mindId: string, memories: Memory[]): Promise<void>;
   /** The index entry of a memory whose row was just rewritten. */

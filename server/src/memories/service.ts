@@ -113,8 +113,12 @@ export class MemoriesService {
       created_at: now,
       updated_at: now,
     };
-    await this.store.insert(trx, mindId, memory, index);
-    await this.record(trx, mindId, 'memory.created', memory);
+    const insert = this.store.insertParts(mindId, memory);
+    if (insert) await this.ctx.events.record(trx, mindId, 'memory.created', eventData(memory), insert);
+    else {
+      await this.store.insert(trx, mindId, memory, index);
+      await this.record(trx, mindId, 'memory.created', memory);
+    }
     return { created: true, memory };
   }
 

@@ -1,5 +1,6 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
 import type { Conn, Dialect } from '../db/database.js';
+import type { ChangeParts } from '../events/recorder.js';
 import { MIND_NOT_DELETED } from '../minds/deletions.js';
 import type { ContentCipher } from './crypto.js';
 import type { KeywordIndex } from './keyword-index.js';
@@ -36,6 +37,14 @@ export class MemoriesStore {
   async insert(conn: Conn, mindId: string, memory: Memory, index: IndexChangeSink): Promise<void> {
     if (this.keywords.insertOne) return this.keywords.insertOne(conn, this.rows, mindId, memory, index);
     return this.insertMany(conn, mindId, [memory]);
+  }
+
+  /**
+   * A new memory's insert as WITH parts for its event's statement (PostgreSQL: the write is one
+   * round trip); undefined where the database writes it on its own (insert).
+   */
+  insertParts(mindId: string, memory: Memory): ChangeParts | undefined {
+    return this.keywords.insertParts?.(this.rows, mindId, memory);
   }
 
   /** Inserts many at once, indexed at once (import, benchmark seeding); the caller runs it in a transaction. */
