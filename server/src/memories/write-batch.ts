@@ -17,8 +17,11 @@ interface Job<Change> {
   reject: (err: unknown) => void;
 }
 
+/** PostgreSQL batches running at once, each on a connection of its own (more add little: the writes of 10 clients fill two). */
+const POSTGRES_BATCHES_AT_ONCE = 2;
+
 /**
- * Group commit for memory writes on SQLite. SQLite has one connection and every write transaction
+ * Group commit for memory writes (PostgreSQL: see the end). SQLite has one connection and every write transaction
  * waits for the one before it, so a COMMIT (writing every changed page to the WAL, FTS5 flushing its
  * new segment) is paid once per write. Here the writes that arrive while a transaction runs wait
  * for it and then share the next one: each runs alone, one after another, inside its own SAVEPOINT,
@@ -44,9 +47,6 @@ interface Job<Change> {
  * own, and settles with that outcome. A failed COMMIT fails the whole batch as on SQLite (it may
  * have committed: nothing is written twice). The sink makes the changes at once.
  */
-/** PostgreSQL batches running at once, each on a connection of its own (more add little: the writes of 10 clients fill two). */
-const POSTGRES_BATCHES_AT_ONCE = 2;
-
 export class WriteBatcher<Change> {
   private queue: Job<Change>[] = [];
   /** Batches draining the queue now. */
