@@ -11,23 +11,16 @@ export const MAX_JSON_DEPTH = 64;
 type Parser = ReturnType<typeof express.json>;
 const parsers = new Map<string, Parser>();
 
-/** body-parser's JSON reader for a limit; the limit counts bytes after any Content-Encoding is undone. */
-function parserFor(limit: number): Parser {
-  const key = `json ${limit}`;
+/**
+ * body-parser's reader for a limit, made once: 'json' parses JSON, 'bytes' gives the bytes as sent
+ * (with the same limit, Content-Encoding and length checks). The limit counts bytes after any
+ * Content-Encoding is undone.
+ */
+function parserFor(kind: 'json' | 'bytes', limit: number): Parser {
+  const key = `${kind} ${limit}`;
   let parser = parsers.get(key);
   if (!parser) {
-    parser = express.json({ limit });
-    parsers.set(key, parser);
-  }
-  return parser;
-}
-
-/** body-parser's reader of the bytes as sent (the same limit, Content-Encoding and length checks as the JSON reader). */
-function bytesReaderFor(limit: number): Parser {
-  const key = `bytes ${limit}`;
-  let parser = parsers.get(key);
-  if (!parser) {
-    parser = express.raw({ limit, type: () => true });
+    parser = kind === 'json' ? express.json({ limit }) : express.raw({ limit, type: () => true });
     parsers.set(key, parser);
   }
   return parser;
@@ -65,7 +58,7 @@ export async function readJsonBody(
     throw ApiError.of(415, 'content_type_unsupported', ERROR_MESSAGES.contentTypeUnsupported(contentType));
   }
   if (inPieces && UTF8_JSON_TYPE.test(contentType ?? '')) return readJsonInPieces(req, res, limit);
-  await runParser(parserFor(limit), req, res);
+  await runParser(parserFor('json', limit), req, res);
   if (!inPieces) checkJson(req.body, 'body');
   return req.body;
 }
@@ -76,7 +69,7 @@ export async function readJsonBody(
  * every other route (the same 400 and message, an empty body read as {}).
  */
 async function readJsonInPieces(req: IncomingMessage & { body?: unknown }, res: ServerResponse, limit: number): Promise<unknown> {
-  await runParser(bytesReaderFor(limit), req, res);
+  await runParser(parserFor('bytes', limit), req, res);
   const bytes = req.body;
   if (!Buffer.isBuffer(bytes)) return undefined;
   const parsed = await parseJsonInPieces(bytes);
@@ -84,7 +77,7 @@ async function readJsonInPieces(req: IncomingMessage & { body?: unknown }, res: 
   const again = Object.assign(Readable.from([bytes]), {
     headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
   }) as unknown as IncomingMessage & { body?: unknown };
-  await runParser(parserFor(limit), again, res);
+  await runParser(parserFor('json', limit), again, res);
   return again.body;
 }
 

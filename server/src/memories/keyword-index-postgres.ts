@@ -7,7 +7,7 @@ import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { COMMON_WORD_MIN_MEMORIES, COMMON_WORDS_WINDOW, commonWordThreshold } from './common-words.js';
-import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
+import { filterConditions, olderThan, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { COLUMNS, type MemoryRows, prefixed, type ReadRow, tagRows } from './rows.js';
 
 /** The normalised words of key, content and tags (the same words SQLite indexes). */
@@ -93,24 +93,24 @@ const COUNTED_WINDOW = 2000;
  */
 async function splitByCommonness(conn: Conn, mindId: string, groups: string[][]): Promise<{ ranked: string[][]; common: string[][] }> {
   if (groups.length === 0) return { ranked: groups, common: [] };
-  const [stats] = await runSql<{ n: number | string }>(
-    conn,
-    `SELECT coalesce(sum(${SEARCH_TABLES.count}), 0) AS n FROM ${SEARCH_TABLES.stats} WHERE mind_id = ?`,
-    [mindId],
-  );
-  const memories = Number(stats?.n ?? 0);
-  if (memories < COMMON_WORD_MIN_MEMORIES) return { ranked: groups, common: [] };
   const words = [...new Set(groups.flat())];
   const counted = words.map((_, i) => `count(*) FILTER (WHERE search_vector @@ to_tsquery('simple', ?)) AS c${i}`);
-  // Unnamed: planned with the words as constants. The window walks the mind's recency index.
+  // One statement, unnamed (planned with the words as constants): the mind's count from its
+  // statistics, and the window (walking the mind's recency index) only where the rule can apply.
   const [row] = (
     await conn.raw(
-      `SELECT count(*) AS n, ${counted.join(', ')} FROM (
-         SELECT search_vector FROM memories WHERE mind_id = ? AND search_vector IS NOT NULL
-         ORDER BY updated_at DESC, id DESC LIMIT ${COUNTED_WINDOW}) w`,
-      [...words, mindId],
+      `WITH mind AS MATERIALIZED (
+         SELECT coalesce(sum(${SEARCH_TABLES.count}), 0) AS memories FROM ${SEARCH_TABLES.stats} WHERE mind_id = ?)
+       SELECT mind.memories, w.* FROM mind, LATERAL (
+         SELECT count(*) AS n, ${counted.join(', ')} FROM (
+           SELECT search_vector FROM memories
+           WHERE mind_id = ? AND search_vector IS NOT NULL AND mind.memories >= ${COMMON_WORD_MIN_MEMORIES}
+           ORDER BY updated_at DESC, id DESC LIMIT ${COUNTED_WINDOW}) x) w`,
+      [mindId, ...words, mindId],
     )
   ).rows as Record<string, string>[];
+  const memories = Number(row?.memories ?? 0);
+  if (memories < COMMON_WORD_MIN_MEMORIES) return { ranked: groups, common: [] };
   const window = Number(row!.n);
   const share = new Map(words.map((word, i) => [word, window > 0 ? Number(row![`c${i}`]) / window : 0]));
   // As SQLite counts a term: the word's memories and its variants' added up.
@@ -171,10 +171,7 @@ async function commonWordsPage(
   const read = async (window: boolean) => {
     const bindings: Knex.RawBinding[] = [mindId];
     const conditions = ['m.mind_id = ?', ...filterConditions(filter, 'm', bindings)];
-    if (after) {
-      conditions.push('(m.updated_at < ? OR (m.updated_at = ? AND m.id < ?))');
-      bindings.push(after.updatedAt, after.updatedAt, after.id);
-    }
+    if (after) conditions.push(olderThan('m', after, bindings));
     const matches = ["m.search_vector @@ to_tsquery('simple', ?)"];
     bindings.push(tsqueryOf(common));
     if (ranked.length > 0) {

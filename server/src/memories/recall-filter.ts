@@ -11,6 +11,12 @@ export interface PagePosition {
   id: string;
 }
 
+/** After `after` in newest-first order (updated_at, then id), on `alias`: the condition, its bindings pushed to `params`. */
+export function olderThan(alias: string, after: PagePosition, params: unknown[]): string {
+  params.push(after.updatedAt, after.updatedAt, after.id);
+  return `(${alias}.updated_at < ? OR (${alias}.updated_at = ? AND ${alias}.id < ?))`;
+}
+
 export interface RecallFilter {
   /** Lower-case words to search for; empty lists by recency. */
   words: string[];

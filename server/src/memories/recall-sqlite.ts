@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
-import { filterConditions, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
+import { filterConditions, olderThan, type PagePosition, type RecallFilter, type RecallRow, VERIFIED_BOOST } from './recall-filter.js';
 import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from './rows.js';
 import { BM25_B as B, BM25_K1 as K1, bm25Idf as idf, sqliteTermFrequency } from '../lib/bm25.js';
 import { mindPrefix, rankingWords } from '../lib/search-words.js';
@@ -148,10 +148,7 @@ async function commonWordsPage(
   const run = async (window: boolean) => {
     const params: Knex.RawBinding[] = [mindId];
     const conditions = filterConditions(filter, 'm', params);
-    if (after) {
-      conditions.push('(m.updated_at < ? OR (m.updated_at = ? AND m.id < ?))');
-      params.push(after.updatedAt, after.updatedAt, after.id);
-    }
+    if (after) conditions.push(olderThan('m', after, params));
     const holds = window
       ? 'EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? AND rowid = m.seq)'
       : 'm.seq IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)';
