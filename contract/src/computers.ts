@@ -25,6 +25,20 @@ import {
 } from './commands.js';
 import { z } from './zod.js';
 
+export const Screen = z
+  .object({
+    width: z.number().int().min(1).max(100_000).openapi({ description: 'Pixels.', example: 1920 }),
+    height: z.number().int().min(1).max(100_000).openapi({ description: 'Pixels.', example: 1080 }),
+    scale_factor: z
+      .number()
+      .min(0.25)
+      .max(8)
+      .optional()
+      .openapi({ description: 'Device pixels per logical pixel, where the platform has one (macOS Retina 2); absent on X11.', example: 1 }),
+  })
+  .openapi('Screen', { description: "The computer's screen as its agent last reported it. Commands' coordinates are in these pixels." });
+export type Screen = z.infer<typeof Screen>;
+
 export const Computer = z
   .object({
     id: Id('Computer'),
@@ -39,6 +53,7 @@ export const Computer = z
       description: "The mind it belongs to, when registered with a Mind Key's install code (or a JWT's `mind_id`).",
       example: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10',
     }),
+    screen: Screen.nullable().openapi({ description: 'Its screen, as the agent reported it at registration or since; null until then.' }),
     created_at: Timestamp('When it registered'),
   })
   .openapi('Computer');
@@ -76,6 +91,7 @@ export const RegisterComputerBody = z
       .trim()
       .max(200)
       .openapi({ description: "The agent runtime's version (the field keeps the spec's name).", example: 'node v20.20.2' }),
+    screen: Screen.optional().openapi({ description: "The computer's screen, when the agent can read it." }),
   })
   .openapi('RegisterComputerBody');
 export const RegisteredComputer = z
@@ -154,6 +170,22 @@ export const computersContract = c.router(
       },
       metadata: meta('computerToken', 'Computer agent', { bodyLimit: LARGE_BODY_LIMIT, idempotent: true }),
     },
+    reportScreen: {
+      method: 'PUT',
+      path: '/computers/me/screen',
+      summary: 'Report the screen (agent)',
+      description: "The agent's screen size, at start and whenever it changes; `GET /computers/:id` shows it as `screen`.",
+      body: Screen,
+      responses: {
+        200: z.object({ computer_id: Id('Computer'), screen: Screen }).openapi('ReportedScreen', {
+          example: { computer_id: '3f0c8a1e-5b7d-4c2f-9e6a-1d0b2c3e4f5a', screen: { width: 1920, height: 1080 } },
+        }),
+        ...errors(403),
+        ...credentialErrors,
+        ...bodyErrors,
+      },
+      metadata: meta('computerToken', 'Computer agent', { idempotent: true }),
+    },
     getComputer: {
       method: 'GET',
       path: '/computers/:id',
@@ -178,9 +210,9 @@ export const computersContract = c.router(
       path: '/computers/:id/command',
       summary: 'Queue a command from query parameters',
       description:
-        'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`. ' +
-        "Each type takes its payload's fields and no others (400 naming a parameter of another type): screenshot none; click `x`, `y` (required), `button`, `double`; " +
-        'move `x`, `y` (required); type `text` (required); key `keys` (required); scroll `deltaX` and/or `deltaY` (at least one); drag `fromX`, `fromY`, `toX`, `toY` (required).',
+        'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`, `?type=drag&path=10,10;50,40;90,80`. ' +
+        "Each type takes its payload's fields by their own names and no others (400 naming a parameter of another type); lists are comma-separated (`keys`, `modifiers`) and a drag's `path` is `x,y` points separated by `;`. " +
+        'See QueueCommandBody for what each type takes.',
       pathParams: ComputerParams,
       query: QueueCommandQuery,
       responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },

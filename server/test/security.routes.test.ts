@@ -218,6 +218,8 @@ const ROUTES = {
     ok: { status: 200 },
     foreign: 404,
   },
+  // Acts on the token's own computer only: another tenant's token changes its own screen.
+  'computers.reportScreen': { request: () => ({ body: { width: 1280, height: 800 } }), ok: { status: 200 }, foreign: 200 },
   'computers.getComputer': { request: (f) => ({ params: { id: f.a.computerId } }), ok: { status: 200, as: 'mindKey' }, foreign: 404 },
   'computers.queueCommand': {
     request: (f) => ({ params: { id: f.a.computerId }, body: { type: 'move', payload: { x: 1, y: 1 } } }),

@@ -53,6 +53,7 @@ export const COMPUTERS_ERRORS: Record<string, RouteErrors> = {
       ),
     ],
   },
+  'computers.reportScreen': { 400: { summary: 'A screen without a height', body: { width: 1920 } } },
   'computers.getComputer': { 404: [notFound('Computer')] },
   'computers.queueCommand': {
     400: { summary: 'A click without y', body: { type: 'click', payload: { x: 640 } } },
@@ -65,7 +66,7 @@ export const COMPUTERS_ERRORS: Record<string, RouteErrors> = {
       example: fieldExample(
         'A parameter of another type',
         'query.text',
-        'is not a parameter of type `click` (it takes x, y, button, double)',
+        'is not a parameter of type `click` (it takes x, y, button, double, count, modifiers)',
       ),
     },
     404: [notFound('Computer')],

@@ -3,14 +3,16 @@ import type { z } from '../zod.js';
 import { sampleOf } from './samples.js';
 import type { Document, ParameterObject } from './types.js';
 
-/** A payload schema's field names and the required ones (through a refinement), and its own `anyOf` rule if any. */
+/** A payload schema's field names and the required ones (through a refinement), and its own rules on fields that go together. */
 function payloadFields(schema: z.ZodTypeAny) {
   let inner = schema;
   while (inner._def.typeName === 'ZodEffects') inner = inner._def.schema;
   const shape = (inner as z.AnyZodObject).shape as Record<string, z.ZodTypeAny>;
   const names = Object.keys(shape);
-  const anyOf = (schema._def as { openapi?: { metadata?: { anyOf?: unknown } } }).openapi?.metadata?.anyOf;
-  return { names, required: names.filter((name) => !shape[name]!.isOptional()), anyOf };
+  const metadata = (schema._def as { openapi?: { metadata?: Record<string, unknown> } }).openapi?.metadata ?? {};
+  // The rules on which fields go together (x with y, from/to or path) hold for the query form too.
+  const together = Object.fromEntries(['anyOf', 'oneOf', 'allOf'].filter((key) => metadata[key]).map((key) => [key, metadata[key]]));
+  return { names, required: names.filter((name) => !shape[name]!.isOptional()), together };
 }
 
 /**
@@ -25,7 +27,7 @@ export function commandQueryForm(document: Document) {
   const fields = Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description ?? p.schema?.description }]));
   const payloadNames = Object.keys(fields).filter((name) => name !== 'type');
   const variants = COMMAND_TYPES.map((type) => {
-    const { names, required, anyOf } = payloadFields(COMMAND_PAYLOADS[type]);
+    const { names, required, together } = payloadFields(COMMAND_PAYLOADS[type]);
     return {
       type: 'object',
       title: type,
@@ -36,7 +38,7 @@ export function commandQueryForm(document: Document) {
         ...Object.fromEntries(payloadNames.filter((name) => !names.includes(name)).map((name) => [name, false])),
       },
       required: ['type', ...required],
-      ...(anyOf ? { anyOf } : {}),
+      ...together,
     };
   });
   operation.parameters = [

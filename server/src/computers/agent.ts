@@ -1,4 +1,4 @@
-import { type CommandStatus, ERROR_MESSAGES, type ErrorCodeOf, type PolledCommand } from '@mindservice/contract';
+import { type CommandStatus, ERROR_MESSAGES, type ErrorCodeOf, type PolledCommand, type Screen } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import { FailureLimit, waitInWords } from '../http/failure-limit.js';
@@ -11,7 +11,7 @@ import { presentResult, splitResult } from './results.js';
 import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
 import { checkComputersCap, normalizeInstallCode } from './install-codes.js';
 import { claimQueuedCommands, findCommand, hasQueuedCommands, transitionCommand } from './commands-store.js';
-import { type StoredComputer, findInstallCode, insertComputer, touchActiveComputer, useInstallCode } from './store.js';
+import { type StoredComputer, findInstallCode, insertComputer, touchActiveComputer, updateScreen, useInstallCode } from './store.js';
 
 export interface RegisterInput {
   code: string;
@@ -19,6 +19,7 @@ export interface RegisterInput {
   platform: string;
   platform_release: string;
   python: string;
+  screen?: Screen;
 }
 
 export interface ResultInput {
@@ -107,6 +108,7 @@ export class AgentService {
         status: 'active',
         created_at: now,
         last_seen_at: now,
+        screen: input.screen ?? null,
       };
       await insertComputer(trx, computer, sha256Hex(token));
       const { userId: _userId, ...event } = computer;
@@ -160,6 +162,18 @@ export class AgentService {
       const commands = await claimQueuedCommands(trx, this.ctx.dialect, computerId, now, POLL_BATCH);
       return commands.map(({ command_id, type, payload, created_at }) => ({ command_id, type, payload, created_at }));
     });
+  }
+
+  /** The screen the agent sees now (at start and when it changes); commands' coordinates are in its pixels. */
+  async reportScreen(computer: AgentCaller, screen: Screen): Promise<{ computer_id: string; screen: Screen }> {
+    const now = this.ctx.clock.now().toISOString();
+    // The token was checked a moment ago; a disable in between finds no active row.
+    if (!(await updateScreen(this.ctx.db, computer.computerId, screen, now))) {
+      throw ApiError.of(401, 'computer_token_invalid', ERROR_MESSAGES.unauthorized, {
+        details: [{ path: 'headers.authorization', message: 'unknown or revoked Computer Token' }],
+      });
+    }
+    return { computer_id: computer.computerId, screen };
   }
 
   /** The agent's outcome of a command; only this computer's unfinished commands take one. */

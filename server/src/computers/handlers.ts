@@ -54,7 +54,7 @@ export function computersArea(ctx: AppContext): ComputersArea {
       }),
       queueCommandFromQuery: async ({ params, query, caller }) => ({
         status: 201,
-        body: await computers.queue(caller, params.id, commandFromQuery(query)),
+        body: await computers.queue(caller, params.id, commandFromQuery(query), 'query'),
       }),
       listCommands: async ({ params, query, caller }) => ({
         status: 200,
@@ -79,6 +79,7 @@ export function computersArea(ctx: AppContext): ComputersArea {
       },
       registerComputer: async ({ body, req }) => ({ status: 201, body: await agent.register(body, req.ip) }),
       pollCommands: async ({ query, caller, res }) => ({ status: 200, body: await agent.poll(caller, query.wait, clientGone(res)) }),
+      reportScreen: async ({ body, caller }) => ({ status: 200, body: await agent.reportScreen(caller, body) }),
       postCommandResult: async ({ params, body, caller }) => ({ status: 200, body: await agent.postResult(caller, params.cid, body) }),
     },
   };

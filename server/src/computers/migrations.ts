@@ -132,4 +132,22 @@ export const computersMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0402_computer_screens',
+    async up(db) {
+      // The screen the agent reports (registration, PUT /computers/me/screen); null until it does.
+      await db.schema.alterTable('computers', (t) => {
+        t.integer('screen_width').nullable();
+        t.integer('screen_height').nullable();
+        t.float('screen_scale_factor').nullable();
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('computers', (t) => {
+        t.dropColumn('screen_width');
+        t.dropColumn('screen_height');
+        t.dropColumn('screen_scale_factor');
+      });
+    },
+  },
 ];

@@ -8,7 +8,7 @@ import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
 import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished } from './events.js';
 import { createInstallCode, type UserSideCaller } from './install-codes.js';
-import type { NewCommand } from './payloads.js';
+import { checkOnScreen, type NewCommand } from './payloads.js';
 import { COMMAND_LIST_DEFAULT, ONLINE_WINDOW_MS } from './rules.js';
 import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCommands, transitionCommand } from './commands-store.js';
 import { type ComputerScope, type StoredComputer, deleteComputer, disableComputer, findComputer, listComputers } from './store.js';
@@ -56,7 +56,15 @@ export class ComputersService {
     return this.present(await this.visible(caller, id));
   }
 
-  async queue(caller: UserSideCaller, computerId: string, input: NewCommand): Promise<{ command_id: string; status: 'queued' }> {
+  async queue(
+    caller: UserSideCaller,
+    computerId: string,
+    input: NewCommand,
+    location: 'body.payload' | 'query' = 'body.payload',
+  ): Promise<{ command_id: string; status: 'queued' }> {
+    // Only a zoom's region is checked against the screen here (one more read, for zooms alone); the
+    // agent refuses any other point off its screen.
+    if (input.type === 'zoom') checkOnScreen(input, (await this.visible(caller, computerId)).screen, location);
     const commandId = newId();
     await this.queueCommand(caller, computerId, commandId, input);
     return { command_id: commandId, status: 'queued' };

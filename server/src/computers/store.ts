@@ -1,4 +1,4 @@
-import type { Computer } from '@mindservice/contract';
+import type { Computer, Screen } from '@mindservice/contract';
 import { type Conn, runSql } from '../db/database.js';
 
 export interface ComputerIdentity {
@@ -38,6 +38,9 @@ interface ComputerRow {
   created_at: string;
   last_seen_at: string | null;
   disabled_at: string | null;
+  screen_width: number | null;
+  screen_height: number | null;
+  screen_scale_factor: number | null;
 }
 
 /** A computer as stored; `online` needs the clock and the poll registry, so the service adds it. */
@@ -54,6 +57,9 @@ const COMPUTER_COLUMNS = [
   'status',
   'created_at',
   'last_seen_at',
+  'screen_width',
+  'screen_height',
+  'screen_scale_factor',
 ] as const;
 const toComputer = (row: Pick<ComputerRow, (typeof COMPUTER_COLUMNS)[number]>): StoredComputer => ({
   id: row.id,
@@ -66,6 +72,20 @@ const toComputer = (row: Pick<ComputerRow, (typeof COMPUTER_COLUMNS)[number]>): 
   status: row.status,
   created_at: row.created_at,
   last_seen_at: row.last_seen_at,
+  screen: screenOf(row),
+});
+
+function screenOf(row: Pick<ComputerRow, 'screen_width' | 'screen_height' | 'screen_scale_factor'>): Screen | null {
+  if (row.screen_width == null || row.screen_height == null) return null;
+  const screen: Screen = { width: Number(row.screen_width), height: Number(row.screen_height) };
+  if (row.screen_scale_factor != null) screen.scale_factor = Number(row.screen_scale_factor);
+  return screen;
+}
+
+const screenColumns = (screen: Screen | null) => ({
+  screen_width: screen?.width ?? null,
+  screen_height: screen?.height ?? null,
+  screen_scale_factor: screen?.scale_factor ?? null,
 });
 
 // ---- install codes
@@ -120,6 +140,7 @@ export async function insertComputer(conn: Conn, computer: StoredComputer, token
     created_at: computer.created_at,
     last_seen_at: computer.last_seen_at,
     disabled_at: null,
+    ...screenColumns(computer.screen),
   });
 }
 
@@ -145,6 +166,14 @@ export async function listComputers(conn: Conn, scope: ComputerScope): Promise<S
 /** Records that the agent called; false when the computer is disabled or gone. */
 export async function touchActiveComputer(conn: Conn, id: string, now: string): Promise<boolean> {
   return (await conn<ComputerRow>('computers').where({ id, status: 'active' }).update({ last_seen_at: now })) > 0;
+}
+
+/** The screen an active computer's agent reports; false when the computer is disabled or gone. */
+export async function updateScreen(conn: Conn, id: string, screen: Screen, now: string): Promise<boolean> {
+  const changed = await conn<ComputerRow>('computers')
+    .where({ id, status: 'active' })
+    .update({ ...screenColumns(screen), last_seen_at: now });
+  return changed > 0;
 }
 
 export async function disableComputer(conn: Conn, id: string, now: string) {

@@ -77,6 +77,7 @@ export const MCP_TOOLS: Record<RouteKey, ToolEffect | NotATool> = {
   'computers.registerComputer': AGENT,
   'computers.pollCommands': AGENT,
   'computers.postCommandResult': AGENT,
+  'computers.reportScreen': AGENT,
   'computers.getComputer': { not: 'list_computers answers the same fields' },
   'computers.queueCommand': 'write',
   'computers.queueCommandFromQuery': URL_ONLY,
