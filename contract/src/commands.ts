@@ -83,8 +83,17 @@ export const ClickPayload = z
     }),
   )
   .openapi('ClickPayload', {
-    description: 'Without `x` and `y` it clicks where the pointer is.',
-    ...PAIR_RULE,
+    description: 'Without `x` and `y` it clicks where the pointer is. `double` and `count` together must agree (double is count 2).',
+    allOf: [
+      PAIR_RULE,
+      {
+        anyOf: [
+          { not: { required: ['double', 'count'] } },
+          { properties: { double: { const: true }, count: { const: 2 } } },
+          { properties: { double: { const: false }, count: { const: 1 } } },
+        ],
+      },
+    ],
     example: { x: 640, y: 360 },
   });
 export const MovePayload = z
@@ -144,7 +153,10 @@ export const DragPayload = z
   })
   .openapi('DragPayload', {
     description: 'Either `fromX`, `fromY`, `toX`, `toY`, or `path`.',
-    oneOf: [{ required: [...ENDPOINTS] }, { required: ['path'] }],
+    oneOf: [
+      { required: [...ENDPOINTS], not: { required: ['path'] } },
+      { required: ['path'], not: { anyOf: ENDPOINTS.map((name) => ({ required: [name] })) } },
+    ],
     example: { fromX: 10, fromY: 10, toX: 200, toY: 150 },
   });
 const ScreenshotSize = { max_width: MaxSide('width').optional(), max_height: MaxSide('height').optional() };
@@ -179,7 +191,14 @@ export const WaitPayload = z
       if (p[name] !== undefined && p.screenshot !== true) ctx.addIssue({ code: 'custom', path: [name], message: 'needs screenshot: true' });
     }
   })
-  .openapi('WaitPayload', { example: { duration_ms: 2000, screenshot: true } });
+  .openapi('WaitPayload', {
+    description: '`max_width` and `max_height` only with `screenshot: true`.',
+    anyOf: [
+      { required: ['screenshot'], properties: { screenshot: { const: true } } },
+      { not: { anyOf: [{ required: ['max_width'] }, { required: ['max_height'] }] } },
+    ],
+    example: { duration_ms: 2000, screenshot: true },
+  });
 export const CursorPositionPayload = z
   .object({})
   .openapi('CursorPositionPayload', { description: "The result has the pointer's `x` and `y`.", example: {} });

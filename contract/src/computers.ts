@@ -265,8 +265,16 @@ export const computersContract = c.router(
       path: '/computers/:id/screenshot',
       summary: 'Take a screenshot',
       description:
-        'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes. 504 when the agent does not answer in time (the command becomes `expired`), 502 when the agent reports that it failed, 409 for a disabled computer.',
+        'Queues a screenshot and waits up to 30 seconds for the agent; answers the PNG bytes, scaled down to `max_width` / `max_height` when given (what a computer-use model wants: at most about 1280x800). 504 when the agent does not answer in time (the command becomes `expired`), 502 when the agent reports that it failed, 409 for a disabled computer.',
       pathParams: ComputerParams,
+      query: z.object({
+        max_width: QueryInteger(16, 100_000)
+          .optional()
+          .openapi({ description: 'Scale down to at most this width, keeping the aspect ratio.', example: 1280 }),
+        max_height: QueryInteger(16, 100_000)
+          .optional()
+          .openapi({ description: 'Scale down to at most this height, keeping the aspect ratio.', example: 800 }),
+      }),
       responses: {
         200: c.otherResponse({ contentType: 'image/png', body: c.type<Blob>() }),
         ...errors(404, 409, 502, 503, 504),

@@ -101,6 +101,48 @@ describe('computers: errors', () => {
       [{ type: 'key', payload: { keys: 'ctrl+c' } }, 'body.payload.keys'],
       [{ type: 'scroll', payload: {} }, 'body.payload.deltaY'],
       [{ type: 'drag', payload: { fromX: 1, fromY: 1, toX: 2 } }, 'body.payload.toY'],
+      // The computer-use types (issue 33).
+      [{ type: 'drag', payload: { path: Array.from({ length: 101 }, (_, i) => ({ x: i, y: i })) } }, 'body.payload.path'],
+      [{ type: 'drag', payload: { path: [{ x: 1, y: 1 }] } }, 'body.payload.path'],
+      [
+        {
+          type: 'drag',
+          payload: {
+            path: [
+              { x: 1, y: 1 },
+              { x: 2, y: -2 },
+            ],
+          },
+        },
+        'body.payload.path.1.y',
+      ],
+      [
+        {
+          type: 'drag',
+          payload: {
+            path: [
+              { x: 1, y: 1 },
+              { x: 2, y: 2 },
+            ],
+            fromX: 1,
+          },
+        },
+        'body.payload.fromX',
+      ],
+      [{ type: 'hold_key', payload: { keys: ['shift'], duration_ms: 60_000 } }, 'body.payload.duration_ms'],
+      [{ type: 'hold_key', payload: { keys: ['shift'] } }, 'body.payload.duration_ms'],
+      [{ type: 'wait', payload: { duration_ms: 60_000 } }, 'body.payload.duration_ms'],
+      [{ type: 'wait', payload: { duration_ms: 10, max_width: 640 } }, 'body.payload.max_width'],
+      [{ type: 'click', payload: { x: 1, y: 1, modifiers: ['hyper'] } }, 'body.payload.modifiers.0'],
+      [{ type: 'click', payload: { x: 1, y: 1, modifiers: ['shift', 'shift'] } }, 'body.payload.modifiers'],
+      [{ type: 'click', payload: { x: 1, y: 1, count: 4 } }, 'body.payload.count'],
+      [{ type: 'click', payload: { x: 1, y: 1, double: true, count: 3 } }, 'body.payload.count'],
+      [{ type: 'scroll', payload: { deltaY: 100, x: 5 } }, 'body.payload.y'],
+      [{ type: 'mouse_down', payload: { y: 5 } }, 'body.payload.x'],
+      [{ type: 'mouse_up', payload: { button: 'thumb' } }, 'body.payload.button'],
+      [{ type: 'zoom', payload: { x: 0, y: 0, width: 0, height: 10 } }, 'body.payload.width'],
+      [{ type: 'zoom', payload: { x: 0, y: 0, width: 10 } }, 'body.payload.height'],
+      [{ type: 'screenshot', payload: { max_width: 8 } }, 'body.payload.max_width'],
     ];
     for (const [body, field] of BAD_BODIES) {
       test(`POST ${JSON.stringify(body)} gives 400 naming ${field}`, async () => {
@@ -126,6 +168,16 @@ describe('computers: errors', () => {
       ['type=scroll&deltaY=1.5', 'query.deltaY'],
       ['type=drag&fromX=1&fromY=1&toX=1', 'query.toY'],
       ['type=screenshot&text=x', 'query.text'],
+      ['type=drag&path=1,1', 'query.path'],
+      [`type=drag&path=${Array.from({ length: 101 }, (_, i) => `${i},${i}`).join(';')}`, 'query.path'],
+      ['type=drag&path=1,1;2,2&toX=3', 'query.toX'],
+      ['type=hold_key&keys=shift&duration_ms=60000', 'query.duration_ms'],
+      ['type=click&x=1&y=1&modifiers=hyper', 'query.modifiers'],
+      ['type=click&count=2&double=false', 'query.count'],
+      ['type=zoom&x=0&y=0&width=10', 'query.height'],
+      ['type=wait&duration_ms=10&max_width=100', 'query.max_width'],
+      ['type=cursor_position&x=1', 'query.x'],
+      ['type=move&x=1&y=1&count=2', 'query.count'],
     ];
     for (const [query, field] of BAD_QUERIES) {
       test(`GET ?${query} gives 400 naming ${field}`, async () => {
@@ -135,6 +187,41 @@ describe('computers: errors', () => {
         assert.deepEqual(list.body.commands, [], 'nothing was queued');
       });
     }
+
+    test("a zoom's region must lie on the screen the agent reported: 400 naming the field that leaves it, in both forms", async () => {
+      const { mindKey, computerId, token } = await mindWithComputer(svc);
+      const zoom = (payload: Record<string, unknown>) =>
+        svc.http.post(`/computers/${computerId}/commands`).set(bearer(mindKey)).send({ type: 'zoom', payload });
+      // No screen reported yet: the agent checks the region against the screen it has.
+      await zoom({ x: 5000, y: 0, width: 10, height: 10 }).expect(201);
+      await svc.http.put('/computers/me/screen').set(bearer(token)).send({ width: 1024, height: 768 }).expect(200);
+      assertError(await zoom({ x: 1000, y: 0, width: 100, height: 10 }), 400, 'body.payload.width');
+      assertError(await zoom({ x: 0, y: 700, width: 10, height: 100 }), 400, 'body.payload.height');
+      assertError(await zoom({ x: 1024, y: 0, width: 1, height: 1 }), 400, 'body.payload.x');
+      assertError(await zoom({ x: 0, y: 768, width: 1, height: 1 }), 400, 'body.payload.y');
+      const query = await svc.http.get(`/computers/${computerId}/command?type=zoom&x=1000&y=0&width=100&height=10`).set(bearer(mindKey));
+      assertError(query, 400, 'query.width');
+      assert.match(query.body.message, /past the screen's width 1024/);
+      await zoom({ x: 1014, y: 758, width: 10, height: 10 }).expect(201);
+      const list = await svc.http.get(`/computers/${computerId}/commands`).set(bearer(mindKey)).expect(200);
+      assert.equal(list.body.commands.length, 2, 'only the zooms on the screen (and the one before any screen) were queued');
+    });
+
+    test('a screen report must be whole: 400 naming the field; a revoked token cannot report', async () => {
+      const { jwt, computerId, token } = await mindWithComputer(svc);
+      assertError(await svc.http.put('/computers/me/screen').set(bearer(token)).send({ width: 1024 }), 400, 'body.height');
+      assertError(await svc.http.put('/computers/me/screen').set(bearer(token)).send({ width: 0, height: 10 }), 400, 'body.width');
+      assertError(
+        await svc.http.put('/computers/me/screen').set(bearer(token)).send({ width: 10, height: 10, scale_factor: 20 }),
+        400,
+        'body.scale_factor',
+      );
+      assert.equal((await svc.http.get(`/computers/${computerId}`).set(bearer(jwt)).expect(200)).body.screen, null);
+      await svc.http.post(`/computers/${computerId}/disable`).set(bearer(jwt)).expect(200);
+      const revoked = await svc.http.put('/computers/me/screen').set(bearer(token)).send({ width: 10, height: 10 });
+      assertError(revoked, 401);
+      assert.equal(revoked.body.code, 'computer_token_invalid');
+    });
 
     test('a disabled computer refuses commands with 409 in every form', async () => {
       const { jwt, computerId } = await mindWithComputer(svc);

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { computersMigrations } from '../src/computers/migrations.js';
 import { bearer, startService, TestClock, useService } from './harness.js';
 import {
+  AGENT_INFO,
   eventsOf,
   getCommand,
   installCode,
@@ -27,10 +28,53 @@ const CASES = [
   { type: 'key', payload: { keys: ['ctrl', 'c'] }, query: 'type=key&keys=ctrl,c' },
   { type: 'scroll', payload: { deltaX: -40, deltaY: 300 }, query: 'type=scroll&deltaX=-40&deltaY=300' },
   { type: 'drag', payload: { fromX: 1, fromY: 2, toX: 300, toY: 400 }, query: 'type=drag&fromX=1&fromY=2&toX=300&toY=400' },
+  // The computer-use types (issue 33).
+  { type: 'screenshot', payload: { max_width: 1024, max_height: 768 }, query: 'type=screenshot&max_width=1024&max_height=768' },
+  {
+    type: 'click',
+    payload: { x: 1, y: 2, button: 'back', count: 3, modifiers: ['shift', 'ctrl'] },
+    query: 'type=click&x=1&y=2&button=back&count=3&modifiers=shift,ctrl',
+  },
+  { type: 'click', payload: {}, query: 'type=click' },
+  { type: 'move', payload: { x: 3, y: 4, modifiers: ['super'] }, query: 'type=move&x=3&y=4&modifiers=super' },
+  {
+    type: 'scroll',
+    payload: { deltaY: 200, x: 5, y: 6, modifiers: ['ctrl'] },
+    query: 'type=scroll&deltaY=200&x=5&y=6&modifiers=ctrl',
+  },
+  {
+    type: 'drag',
+    payload: {
+      path: [
+        { x: 1, y: 2 },
+        { x: 3, y: 4 },
+        { x: 5, y: 6 },
+      ],
+      button: 'right',
+      modifiers: ['alt'],
+    },
+    query: 'type=drag&path=1,2;3,4;5,6&button=right&modifiers=alt',
+  },
+  { type: 'mouse_down', payload: { button: 'left', x: 7, y: 8 }, query: 'type=mouse_down&button=left&x=7&y=8' },
+  { type: 'mouse_up', payload: {}, query: 'type=mouse_up' },
+  { type: 'hold_key', payload: { keys: ['shift', 'a'], duration_ms: 500 }, query: 'type=hold_key&keys=shift,a&duration_ms=500' },
+  {
+    type: 'wait',
+    payload: { duration_ms: 100, screenshot: true, max_width: 640 },
+    query: 'type=wait&duration_ms=100&screenshot=true&max_width=640',
+  },
+  { type: 'cursor_position', payload: {}, query: 'type=cursor_position' },
+  {
+    type: 'zoom',
+    payload: { x: 0, y: 0, width: 100, height: 50, max_width: 400 },
+    query: 'type=zoom&x=0&y=0&width=100&height=50&max_width=400',
+  },
 ] as const;
 
 const resultFor = (type: string) =>
-  type === 'screenshot' ? { screenshot_b64: PNG_1X1.toString('base64'), width: 1, height: 1 } : { ok: true, duration_ms: 3 };
+  type === 'screenshot' || type === 'zoom'
+    ? { screenshot_b64: PNG_1X1.toString('base64'), width: 1, height: 1 }
+    : { ok: true, duration_ms: 3 };
 
 describe('computers: the whole loop', () => {
   const clock = new TestClock();
@@ -67,8 +111,8 @@ describe('computers: the whole loop', () => {
         const done = await getCommand(svc, mindKey, computerId, commandId);
         assert.equal(done.status, 'done');
         const shot = `/computers/${computerId}/commands/${commandId}/screenshot`;
-        const expected =
-          c.type === 'screenshot' ? { ...resultFor(c.type), screenshot: { bytes: PNG_1X1.length, url: shot } } : resultFor(c.type);
+        const withPng = c.type === 'screenshot' || c.type === 'zoom';
+        const expected = withPng ? { ...resultFor(c.type), screenshot: { bytes: PNG_1X1.length, url: shot } } : resultFor(c.type);
         assert.deepEqual(done.result, expected);
         assert.equal(done.error, null);
         assert.ok(done.completed_at);
@@ -160,6 +204,45 @@ describe('computers: the whole loop', () => {
     assert.ok(Buffer.isBuffer(res.body));
     assert.equal(Buffer.compare(res.body as Buffer, png), 0);
     assert.equal((await getCommand(svc, mindKey, computerId, command!.command_id)).status, 'done');
+  });
+
+  test('the screenshot endpoint hands max_width and max_height to the agent as the payload', async () => {
+    const { mindKey, computerId, token } = await mindWithComputer(svc);
+    const shot = svc.http
+      .get(`/computers/${computerId}/screenshot?max_width=1280&max_height=800`)
+      .set(bearer(mindKey))
+      .then((r) => r);
+    const [command] = await poll(svc, token, 10);
+    assert.deepEqual(
+      { type: command?.type, payload: command?.payload },
+      { type: 'screenshot', payload: { max_width: 1280, max_height: 800 } },
+    );
+    await postResult(svc, token, command!.command_id, { status: 'done', result: { screenshot_b64: PNG_1X1.toString('base64') } });
+    assert.equal((await shot).status, 200);
+  });
+
+  test('the screen: reported at registration, changed by PUT /computers/me/screen, shown by get and list', async () => {
+    const mind = await svc.mind();
+    const code = await installCode(svc, mind.mindKey);
+    const registered = await svc.http
+      .post('/computers/register')
+      .send({ code, computer_name: 'wide', ...AGENT_INFO, screen: { width: 2560, height: 1440, scale_factor: 2 } })
+      .expect(201);
+    const id = registered.body.computer_id as string;
+    const shown = async () => (await svc.http.get(`/computers/${id}`).set(bearer(mind.mindKey)).expect(200)).body.screen;
+    assert.deepEqual(await shown(), { width: 2560, height: 1440, scale_factor: 2 });
+    const put = await svc.http
+      .put('/computers/me/screen')
+      .set(bearer(registered.body.computer_token))
+      .send({ width: 1600, height: 1000 })
+      .expect(200);
+    assert.deepEqual(put.body, { computer_id: id, screen: { width: 1600, height: 1000 } });
+    assert.deepEqual(await shown(), { width: 1600, height: 1000 }, 'a report without scale_factor clears it');
+    const list = await svc.http.get('/computers/list').set(bearer(mind.mindKey)).expect(200);
+    assert.deepEqual(list.body.computers[0].screen, { width: 1600, height: 1000 });
+    // A computer whose agent never reported one shows null.
+    const other = await mindWithComputer(svc);
+    assert.equal((await svc.http.get(`/computers/${other.computerId}`).set(bearer(other.mindKey)).expect(200)).body.screen, null);
   });
 
   test('commands are listed newest first, `limit` of them', async () => {

@@ -15,7 +15,8 @@
 // - credentials: the export with a JWT names its mind; `include_credentials` needs the JWT;
 // - recall: a `min_score` above 0 needs a `q` (without one every score is 0); a chat search's `q` has a
 //   letter or digit;
-// - run time: the agent's poll waits `wait=0`, a screenshot is answered by a test agent at once.
+// - run time: the agent's poll waits `wait=0`, a screenshot is answered by a test agent at once;
+// - the screen: the agent reports a 100,000-pixel screen and a zoom's region lies on it.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -421,6 +422,16 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       case 'pollCommands':
         q.wait = 0;
         break;
+      // The fuzz's computers report the largest screen; a zoom's region must lie on it.
+      case 'reportScreen':
+        Object.assign(body, { width: 100_000, height: 100_000 });
+        break;
+      case 'queueCommand':
+      case 'queueCommandFromQuery': {
+        const zoom = op.id === 'queueCommand' ? (body.type === 'zoom' ? (body.payload as Record<string, unknown>) : undefined) : q;
+        if (zoom && (op.id === 'queueCommand' || q.type === 'zoom')) onTheScreen(zoom);
+        break;
+      }
       case 'importMind':
         for (const kind of ['memories', 'tasks', 'chat', 'scripts'] as const) {
           const items = (body[kind] ?? []) as Array<Record<string, unknown>>;
@@ -431,6 +442,21 @@ describe('fuzz: every operation of docs/openapi.json', () => {
           });
         }
         break;
+    }
+  }
+
+  /** A zoom's region moved onto a 100,000-pixel screen (query values are numbers in text). */
+  function onTheScreen(region: Record<string, unknown>) {
+    for (const [at, size] of [
+      ['x', 'width'],
+      ['y', 'height'],
+    ] as const) {
+      const start = Math.min(Number(region[at]), 99_999);
+      const length = Math.min(Number(region[size]), 100_000 - start);
+      if (Number.isNaN(start) || Number.isNaN(length)) continue;
+      const asText = typeof region[at] === 'string';
+      region[at] = asText ? String(start) : start;
+      region[size] = asText ? String(length) : length;
     }
   }
 

@@ -90,6 +90,7 @@ export const COMPUTERS_ERRORS: Record<string, RouteErrors> = {
     409: [example('The command is no longer queued', 'command_not_queued', ERROR_MESSAGES.commandNotQueued('sent'))],
   },
   'computers.screenshot': {
+    400: { summary: 'A max_width under 16', query: { max_width: '8' } },
     404: [notFound('Computer')],
     409: [
       DISABLED_COMPUTER,

@@ -11,8 +11,22 @@ function payloadFields(schema: z.ZodTypeAny) {
   const names = Object.keys(shape);
   const metadata = (schema._def as { openapi?: { metadata?: Record<string, unknown> } }).openapi?.metadata ?? {};
   // The rules on which fields go together (x with y, from/to or path) hold for the query form too.
-  const together = Object.fromEntries(['anyOf', 'oneOf', 'allOf'].filter((key) => metadata[key]).map((key) => [key, metadata[key]]));
+  const together = Object.fromEntries(
+    ['anyOf', 'oneOf', 'allOf'].filter((key) => metadata[key]).map((key) => [key, asQueryText(metadata[key])]),
+  );
   return { names, required: names.filter((name) => !shape[name]!.isOptional()), together };
+}
+
+/** A rule on the body's values said of the query's: a boolean is the text `true`/`1` or `false`/`0` there. */
+function asQueryText(rule: unknown): unknown {
+  if (Array.isArray(rule)) return rule.map(asQueryText);
+  if (!rule || typeof rule !== 'object') return rule;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rule)) {
+    if (key === 'const' && typeof value === 'boolean') out.enum = value ? ['true', '1'] : ['false', '0'];
+    else out[key] = asQueryText(value);
+  }
+  return out;
 }
 
 /**

@@ -67,8 +67,8 @@ export function computersArea(ctx: AppContext): ComputersArea {
         return { status: 200, body: png as unknown as Blob };
       },
       cancelCommand: async ({ params, caller }) => ({ status: 200, body: await computers.cancel(caller, params.id, params.cid) }),
-      screenshot: async ({ params, caller, res }) => {
-        const png = await computers.screenshot(caller, params.id, clientGone(res));
+      screenshot: async ({ params, query, caller, res }) => {
+        const png = await computers.screenshot(caller, params.id, query, clientGone(res));
         // The contract types the PNG as a Blob (what clients receive); the pipeline sends the Buffer as is.
         return { status: 200, body: png as unknown as Blob };
       },

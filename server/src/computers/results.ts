@@ -2,6 +2,8 @@ import { type CommandResult, ERROR_MESSAGES, type ScreenshotRef } from '@mindser
 import { ApiError } from '../http/api-error.js';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** Types whose every done result is an image (a wait's is one only when it asked for a screenshot). */
+const CARRIES_PNG = new Set(['screenshot', 'zoom']);
 
 /** The route that answers a command's PNG; results, lists, events and webhooks point to it. */
 export const screenshotUrl = (computerId: string, commandId: string) => `/computers/${computerId}/commands/${commandId}/screenshot`;
@@ -20,7 +22,7 @@ export interface StoredResult {
 /**
  * Splits what the agent posted: `screenshot_b64` (any command's) becomes the PNG kept apart, the rest is
  * stored as JSON, at most `maxBytes` of it (413 beyond). `screenshot` is the service's name (where the
- * PNG is), so the agent's own is dropped. A done screenshot command must carry its PNG.
+ * PNG is), so the agent's own is dropped. A done screenshot or zoom must carry its PNG.
  */
 export function splitResult(
   type: string,
@@ -29,7 +31,7 @@ export function splitResult(
   maxBytes: number,
 ): StoredResult {
   if (result === undefined) {
-    if (type === 'screenshot' && status === 'done') throw missingScreenshot();
+    if (CARRIES_PNG.has(type) && status === 'done') throw missingScreenshot();
     return { result: null };
   }
   const { screenshot_b64: b64, screenshot: _ours, ...rest } = result;
@@ -38,7 +40,7 @@ export function splitResult(
     if (typeof b64 !== 'string' || b64.length === 0) throw missingScreenshot();
     if (!BASE64.test(b64)) throw ApiError.invalidField('body.result.screenshot_b64', 'is not valid base64');
     png = Buffer.from(b64, 'base64');
-  } else if (type === 'screenshot' && status === 'done') {
+  } else if (CARRIES_PNG.has(type) && status === 'done') {
     throw missingScreenshot();
   }
   const size = Buffer.byteLength(JSON.stringify(rest));
@@ -51,7 +53,7 @@ export function splitResult(
 }
 
 const missingScreenshot = () =>
-  ApiError.invalidField('body.result.screenshot_b64', 'is required for a screenshot: the PNG as a base64 string');
+  ApiError.invalidField('body.result.screenshot_b64', 'is required for a screenshot or zoom: the PNG as a base64 string');
 
 /** A stored result as clients see it: the screenshot as `{bytes, url}`, plus its base64 when asked (one command). */
 export function presentResult(

@@ -125,7 +125,12 @@ export class ComputersService {
    * Queues a screenshot and waits (config.screenshotWaitMs) for the agent's result, woken by the
    * result itself. On timeout the command becomes `expired` (the agent's late result is refused).
    */
-  async screenshot(caller: UserSideCaller, computerId: string, signal?: AbortSignal): Promise<Buffer> {
+  async screenshot(
+    caller: UserSideCaller,
+    computerId: string,
+    size: { max_width?: number; max_height?: number } = {},
+    signal?: AbortSignal,
+  ): Promise<Buffer> {
     const commandId = newId();
     const waitMs = this.ctx.config.screenshotWaitMs;
     const deadline = Date.now() + waitMs;
@@ -133,7 +138,7 @@ export class ComputersService {
     let waiter = this.bus.waitForCommand(commandId, waitMs);
     let computer: QueuedOn;
     try {
-      computer = await this.queueCommand(caller, computerId, commandId, { type: 'screenshot', payload: {} });
+      computer = await this.queueCommand(caller, computerId, commandId, { type: 'screenshot', payload: { ...size } });
     } catch (err) {
       waiter.cancel();
       throw err;
