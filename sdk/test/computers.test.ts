@@ -16,8 +16,9 @@ async function registerComputer(live: LiveServer, client: MindClient, name = 'sd
 }
 
 /** Answers every command like a real agent until the signal aborts. */
-async function runFakeAgent(agent: AgentClient, signal: AbortSignal) {
+async function runFakeAgent(agent: AgentClient, signal: AbortSignal, seen: Array<{ type: string; payload: unknown }> = []) {
   for await (const command of agent.commands({ wait: 5, signal })) {
+    seen.push({ type: command.type, payload: command.payload });
     const result = command.type === 'screenshot' ? { screenshot_b64: PNG_B64, width: 1, height: 1 } : { ok: true, echoed: command.payload };
     await agent.postResult(command.command_id, { status: 'done', result });
   }
@@ -29,6 +30,27 @@ describe('computers and the agent client', () => {
     live = await startLiveServer();
   });
   after(() => live.stop());
+
+  it('screenshot(id, {max_width, max_height}) asks the agent for that size; screenshot(id, options) works as before', async () => {
+    const { client } = await live.account();
+    const { computer_id, agent } = await registerComputer(live, client);
+    const controller = new AbortController();
+    const seen: Array<{ type: string; payload: unknown }> = [];
+    const agentLoop = runFakeAgent(agent, controller.signal, seen);
+    try {
+      await client.computers.screenshot(computer_id, { max_width: 1280, max_height: 800 });
+      await client.computers.screenshot(computer_id, { timeout: 60_000 });
+      await client.computers.screenshot(computer_id, { max_width: 1024 }, { timeout: 60_000 });
+      assert.deepEqual(seen, [
+        { type: 'screenshot', payload: { max_width: 1280, max_height: 800 } },
+        { type: 'screenshot', payload: {} },
+        { type: 'screenshot', payload: { max_width: 1024 } },
+      ]);
+    } finally {
+      controller.abort();
+      await agentLoop.catch(() => undefined);
+    }
+  });
 
   it('registers with an install code; the computer is listed and readable', async () => {
     const { client } = await live.account();

@@ -12,6 +12,7 @@ import type {
   InstallCodeParams,
   ListCommandsParams,
   QueuedCommand,
+  ScreenshotSize,
 } from '../types.js';
 import { Resource } from './resource.js';
 
@@ -112,12 +113,19 @@ export class Computers extends Resource {
     return ok(this.api.computers.cancelCommand({ params, requestOptions: options }));
   }
 
-  /** Takes a screenshot and answers the PNG bytes; GatewayTimeoutError (504) when the agent does not answer in 30 s. */
-  async screenshot(computerId: string, options?: RequestOptions): Promise<Uint8Array> {
+  /**
+   * Takes a screenshot and answers the PNG bytes, scaled down to fit `max_width` x `max_height` when
+   * given (a computer-use model wants at most about 1280x800); GatewayTimeoutError (504) when the agent
+   * does not answer in 30 s. `screenshot(id, options)` (no size) still works as before.
+   */
+  async screenshot(computerId: string, size?: ScreenshotSize | RequestOptions, options?: RequestOptions): Promise<Uint8Array> {
+    const sized = size !== undefined && ('max_width' in size || 'max_height' in size);
+    const query = sized ? (size as ScreenshotSize) : {};
     const body = await ok(
       this.api.computers.screenshot({
         params: { id: param('computerId', computerId) },
-        requestOptions: options,
+        query: query as never,
+        requestOptions: sized ? options : ((size as RequestOptions | undefined) ?? options),
         minTimeoutMs: SCREENSHOT_MIN_TIMEOUT_MS,
       }),
     );
