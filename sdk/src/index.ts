@@ -22,3 +22,5 @@ export { System } from './resources/system.js';
 export { Tasks } from './resources/tasks.js';
 export { Webhooks } from './resources/webhooks.js';
 export type * from './types.js';
+// Computer-use models (Anthropic's computer tool, OpenAI's computer use): their tool calls <-> our commands.
+export * from './computer-use/index.js';
