@@ -67,6 +67,41 @@ describe('examples', { timeout: 180_000 }, () => {
     assert.match(out, /computer loop finished/);
   });
 
+  it('computer-use-loop: replayed Claude and OpenAI tool calls drive the fake agent, scaled 1280x800 <-> 2560x1600', async () => {
+    const out = await example('computer-use-loop');
+    assert.match(out, /display 1280x800 for the 2560x1600 screen/);
+    assert.match(
+      out,
+      /anthropic tool \{"type":"computer_20251124","name":"computer","display_width_px":1280,"display_height_px":800,"enable_zoom":true\}/,
+    );
+    assert.match(out, /anthropic screenshot \{\} -> screenshot \{"max_width":1280,"max_height":800\} -> tool_result: image 1280x800\n/);
+    assert.match(
+      out,
+      /anthropic left_click \{"coordinate":\[640,400\]\} -> click \{"x":1280,"y":800,"button":"left"\} -> tool_result: text "click done" \+ image 1280x800/,
+    );
+    assert.match(out, /anthropic cursor_position \{\} -> cursor_position \{\} -> tool_result: text "X=640,Y=400"\n/);
+    assert.match(out, /anthropic key \{"text":"ctrl\+s"\} -> key \{"keys":\["ctrl","s"\]\}/);
+    assert.match(out, /-> scroll \{"deltaX":0,"deltaY":300,"x":1280,"y":800\}/);
+    assert.match(out, /-> drag \{"fromX":200,"fromY":200,"toX":800,"toY":600,"button":"left"\}/);
+    assert.match(
+      out,
+      /-> zoom \{"x":1080,"y":700,"width":400,"height":200,"max_width":1280,"max_height":800\} -> tool_result: image 1280x640\n/,
+    );
+    assert.match(
+      out,
+      /-> wait \{"duration_ms":1000,"screenshot":true,"max_width":1280,"max_height":800\} -> tool_result: image 1280x800\n/,
+    );
+    assert.match(out, /claude: I pressed the button/);
+    assert.match(out, /openai click \{"button":"left","x":640,"y":400\} -> click \{"x":1280,"y":800,"button":"left"\} -> done/);
+    assert.match(out, /openai keypress \{"keys":\["CTRL","ENTER"\]\} -> key \{"keys":\["ctrl","Return"\]\} -> done/);
+    assert.match(out, /openai scroll .* -> scroll \{"deltaX":0,"deltaY":800,"x":1280,"y":800\} -> done/);
+    assert.match(out, /computer_call_output call_3: screenshot 1280x800\n/);
+    assert.match(out, /computer_call_output call_5: screenshot 1280x800, 1 safety check acknowledged/);
+    assert.match(out, /openai: Done/);
+    assert.match(out, /fake agent: 2 clicks on the button/);
+    assert.match(out, /computer use loop finished\s*$/);
+  });
+
   it('webhook-receiver: verifies the test delivery and a task.created event, refuses a forged one', async () => {
     const out = await example('webhook-receiver');
     assert.match(out, /test delivery: delivered=true, status 204/);
