@@ -162,6 +162,8 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
     return EXIT.FAILURE;
   }
 
+  // The screen when a display answers; registering works without one (run reports it later).
+  const screen = io.env.DISPLAY ? await new X11Driver({ env: io.env }).screenSize().catch(() => undefined) : undefined;
   let registered: Awaited<ReturnType<typeof AgentClient.register>>;
   try {
     registered = await AgentClient.register(
@@ -172,6 +174,7 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
         platform: platform(),
         platform_release: release(),
         python: `node ${process.version}`,
+        ...(screen ? { screen } : {}),
       },
       { timeout: 30_000 },
     );
