@@ -10,8 +10,10 @@ import { configPath, loadConfig, saveConfig } from '../src/config.js';
 import { keyCombination, keysym, UnknownKeyError } from '../src/drivers/keys.js';
 import type { Driver, Screenshot, Size } from '../src/drivers/driver.js';
 import { imageArgs, MAX_ZOOM_SIDE, screenshotPlan, zoomPlan } from '../src/drivers/scaling.js';
-import { clickArgs, dragArgs, parseMouseLocation, scrollArgs, typingPlan, wheelSteps } from '../src/drivers/x11.js';
-import { executeCommand, fromToPath } from '../src/execute.js';
+import { typingPlan } from '../src/drivers/x11.js';
+import { clickArgs, dragArgs, parseMouseLocation, scrollArgs, wheelSteps } from '../src/drivers/xdotool-args.js';
+import { executeCommand } from '../src/execute.js';
+import { fromToPath } from '../src/payload.js';
 import { pngSize } from '../src/png.js';
 import { Runner } from '../src/runner.js';
 
