@@ -42,7 +42,8 @@ answer's install_code).
   --force                replace an existing registration`,
   run: `Usage: screen-remote-agent run [--config PATH] [--wait SECONDS] [--max-backoff SECONDS]
 
-Waits for commands and carries them out. While the server is down it retries with growing pauses
+Waits for commands and carries them out, and reports the screen's size at start and whenever a
+screenshot shows it changed. While the server is down it retries with growing pauses
 (1 s doubling, at most --max-backoff), so it is back within seconds of the server's return.
 Stops with exit code 3 when the token is revoked (the computer was disabled). SIGINT or SIGTERM:
 finishes the command in hand, reports it, then exits 0.

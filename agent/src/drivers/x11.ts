@@ -1,4 +1,5 @@
-// Linux X11 driver: xdotool for the mouse and keyboard, ImageMagick's `import` for screenshots.
+// Linux X11 driver: xdotool for the mouse and keyboard, ImageMagick's `import` for screenshots and zooms
+// (cropped and scaled in the same call).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pngSize } from '../png.js';
 import type { Driver, MaxSize, Modifier, MouseButton, Point, Region, Screenshot, Size } from './driver.js';
@@ -8,7 +9,7 @@ import { type ImagePlan, imageArgs, screenshotPlan, zoomPlan } from './scaling.j
 import { BUTTONS, clickArgs, dragArgs, MODIFIER_KEYSYMS, moveArgs, parseMouseLocation, scrollArgs, wheelSteps } from './xdotool-args.js';
 
 export const XDOTOOL: Tool = { command: 'xdotool', packageName: 'xdotool', purpose: 'mouse and keyboard' };
-export const IMPORT: Tool = { command: 'import', packageName: 'imagemagick', purpose: 'screenshots' };
+export const IMPORT: Tool = { command: 'import', packageName: 'imagemagick', purpose: 'screenshots and zooms' };
 export const X11_TOOLS = [XDOTOOL, IMPORT];
 
 /** Characters a Latin keyboard has keys for (printable ASCII, newline, tab), and runs of all others. */
