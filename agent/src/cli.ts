@@ -42,7 +42,8 @@ answer's install_code).
   --force                replace an existing registration`,
   run: `Usage: screen-remote-agent run [--config PATH] [--wait SECONDS] [--max-backoff SECONDS]
 
-Waits for commands and carries them out. While the server is down it retries with growing pauses
+Waits for commands and carries them out, and reports the screen's size at start and whenever a
+screenshot shows it changed. While the server is down it retries with growing pauses
 (1 s doubling, at most --max-backoff), so it is back within seconds of the server's return.
 Stops with exit code 3 when the token is revoked (the computer was disabled). SIGINT or SIGTERM:
 finishes the command in hand, reports it, then exits 0.
@@ -162,6 +163,8 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
     return EXIT.FAILURE;
   }
 
+  // The screen when a display answers; registering works without one (run reports it later).
+  const screen = io.env.DISPLAY ? await new X11Driver({ env: io.env }).screenSize().catch(() => undefined) : undefined;
   let registered: Awaited<ReturnType<typeof AgentClient.register>>;
   try {
     registered = await AgentClient.register(
@@ -172,6 +175,7 @@ async function register(values: RegisterValues, io: Io): Promise<number> {
         platform: platform(),
         platform_release: release(),
         python: `node ${process.version}`,
+        ...(screen ? { screen } : {}),
       },
       { timeout: 30_000 },
     );

@@ -10,7 +10,7 @@ import {
   RequestAbortedError,
   UnauthorizedError,
 } from '@mindservice/sdk';
-import type { Driver } from './drivers/driver.js';
+import type { Driver, Size } from './drivers/driver.js';
 import { type CommandOutcome, type CommandToRun, executeCommand } from './execute.js';
 
 /** What the runner needs from the service (AgentClient, adapted by agentApi below). */
@@ -18,6 +18,8 @@ export interface AgentApi {
   /** Waits up to `waitSeconds` for commands; `signal` ends the wait early. */
   poll(waitSeconds: number, signal: AbortSignal): Promise<CommandToRun[]>;
   postResult(commandId: string, outcome: CommandOutcome): Promise<void>;
+  /** `PUT /computers/me/screen`: the screen's size, so commands' coordinates can be checked and scaled. */
+  reportScreen(screen: Size): Promise<void>;
 }
 
 export interface RunnerOptions {
@@ -58,6 +60,9 @@ export class Runner {
   private readonly backoffInitial: number;
   private readonly backoffMax: number;
   private readonly reportDeadline: number;
+  /** The screen as last seen (at start, then by screenshots), and as last reported to the server. */
+  private seenScreen: Size | undefined;
+  private reportedScreen: Size | undefined;
 
   constructor(private readonly options: RunnerOptions) {
     this.pollWait = options.pollWaitSeconds ?? 25;
@@ -80,6 +85,8 @@ export class Runner {
   async run(): Promise<void> {
     const { log } = this.options;
     let failures = 0;
+    await this.readScreen();
+    await this.reportScreen();
     while (!this.stopping) {
       let commands: CommandToRun[];
       try {
@@ -96,6 +103,8 @@ export class Runner {
       failures = 0;
       // Commands in hand are finished even when a stop arrives meanwhile: the server already marked them sent.
       for (const command of commands) await this.handle(command);
+      // Also retries a report that failed while the server was down.
+      await this.reportScreen();
     }
     log('stopped');
   }
@@ -106,7 +115,33 @@ export class Runner {
     const label = `${command.type} ${command.command_id}${describePayload(command)}`;
     const took = `${outcome.result.duration_ms} ms`;
     log(outcome.status === 'done' ? `${label}: done in ${took}` : `${label}: failed in ${took}: ${outcome.error}`);
+    const { screen_width, screen_height } = outcome.result;
+    if (typeof screen_width === 'number' && typeof screen_height === 'number')
+      this.seenScreen = { width: screen_width, height: screen_height };
     await this.report(command, outcome);
+  }
+
+  /** The screen's size at start; without a display the agent still runs (commands then fail and say why). */
+  private async readScreen(): Promise<void> {
+    try {
+      this.seenScreen = await this.options.driver.screenSize();
+    } catch (error) {
+      this.options.log(`cannot read the screen size: ${describe(error)}`);
+    }
+  }
+
+  /** Reports the screen when it differs from what the server was told; a failure is retried after the next poll. */
+  private async reportScreen(): Promise<void> {
+    const screen = this.seenScreen;
+    if (!screen || (screen.width === this.reportedScreen?.width && screen.height === this.reportedScreen.height)) return;
+    try {
+      await this.options.api.reportScreen(screen);
+      this.reportedScreen = screen;
+      this.options.log(`screen ${screen.width}x${screen.height} reported`);
+    } catch (error) {
+      if (error instanceof UnauthorizedError) throw new RevokedError(error.message);
+      this.options.log(`cannot report the screen size: ${describe(error)}; trying again after the next poll`);
+    }
   }
 
   /** Delivers one result, retrying while the server is unreachable, up to the report deadline. */
@@ -182,15 +217,20 @@ function describePayload({ type, payload }: CommandToRun): string {
   switch (type) {
     case 'click':
     case 'move':
-      return ` at (${p.x}, ${p.y})`;
+    case 'mouse_down':
+    case 'mouse_up':
+      return p.x === undefined ? ' at the pointer' : ` at (${p.x}, ${p.y})`;
     case 'type':
       return typeof p.text === 'string' ? ` (${[...p.text].length} characters)` : '';
     case 'key':
+    case 'hold_key':
       return Array.isArray(p.keys) ? ` ${p.keys.join('+')}` : '';
     case 'scroll':
       return ` by (${p.deltaX ?? 0}, ${p.deltaY ?? 0})`;
     case 'drag':
-      return ` (${p.fromX}, ${p.fromY}) -> (${p.toX}, ${p.toY})`;
+      return Array.isArray(p.path) ? ` along ${p.path.length} points` : ` (${p.fromX}, ${p.fromY}) -> (${p.toX}, ${p.toY})`;
+    case 'zoom':
+      return ` ${p.width}x${p.height} at (${p.x}, ${p.y})`;
     default:
       return '';
   }
@@ -205,6 +245,9 @@ export function agentApi(client: AgentClient): AgentApi {
     poll: (waitSeconds, signal) => client.poll({ wait: waitSeconds, signal, maxRetries: 0 }),
     postResult: async (commandId, outcome) => {
       await client.postResult(commandId, outcome, { maxRetries: 0 });
+    },
+    reportScreen: async (screen) => {
+      await client.reportScreen(screen, { maxRetries: 0 });
     },
   };
 }

@@ -23,6 +23,7 @@ test('after a 25 s outage the agent polls again within the cap (5 s) of the serv
         return [];
       },
       postResult: async () => undefined,
+      reportScreen: async () => undefined,
     },
     driver: {} as Driver,
     log: (line) => lines.push(line),

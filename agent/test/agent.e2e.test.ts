@@ -3,7 +3,7 @@
 // program received (see x11-session.ts).
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,14 +12,44 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bearer, startService, type TestService } from '../../server/test/harness.js';
 import { pngSize } from '../src/png.js';
-import { hasCommand, mouseReports, startX11Session, waitUntil, type X11Session } from './x11-session.js';
+import { hasCommand, mouseReports, startX11Session, TEXT_LINES, waitUntil, type X11Session } from './x11-session.js';
 
 const BIN = fileURLToPath(new URL('../bin/screen-remote-agent.mjs', import.meta.url));
-const missing = ['Xvfb', 'xdotool', 'import', 'xterm'].filter((c) => !hasCommand(c));
+const missing = ['Xvfb', 'xdotool', 'import', 'convert', 'compare', 'xterm'].filter((c) => !hasCommand(c));
 const skip =
   missing.length > 0
     ? `needs an X server to drive: ${missing.join(', ')} not installed (apt-get install xvfb xdotool imagemagick xterm)`
     : false;
+/** Selections are read back from the X PRIMARY selection with xclip. */
+const noXclip = hasCommand('xclip') ? false : 'needs xclip to read the selection (apt-get install xclip)';
+/** Larger than the 1024 px a model is sent, so screenshots are scaled. */
+const SCREEN = { width: 1600, height: 1000 };
+
+/** ImageMagick `convert` with `input` on stdin; resolves with stdout. */
+function magick(args: string[], input: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('convert', args, { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+    child.stdin!.end(input);
+  });
+}
+
+/** How many pixels differ between two PNGs of the same size (ImageMagick's AE metric). */
+async function differingPixels(a: Buffer, b: Buffer): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-compare-'));
+  try {
+    writeFileSync(join(dir, 'a.png'), a);
+    writeFileSync(join(dir, 'b.png'), b);
+    const text = await new Promise<string>((resolve) => {
+      // compare exits 1 when the images differ and prints the count on stderr.
+      execFile('compare', ['-metric', 'AE', join(dir, 'a.png'), join(dir, 'b.png'), 'null:'], (_error, _stdout, stderr) => resolve(stderr));
+    });
+    return Number(text.trim());
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 interface Agent {
   child: ChildProcess;
@@ -40,9 +70,9 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
 
   const env = () => ({ ...process.env, DISPLAY: x.display, LANG: 'C.UTF-8' });
 
-  function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  function cli(args: string[], environment: NodeJS.ProcessEnv = env()): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile(process.execPath, [BIN, ...args], { env: env() }, (error, stdout, stderr) => {
+      execFile(process.execPath, [BIN, ...args], { env: environment }, (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       });
     });
@@ -59,10 +89,11 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     return started;
   }
 
-  async function register(name: string): Promise<{ id: string; config: string }> {
+  async function register(name: string, environment: NodeJS.ProcessEnv = env()): Promise<{ id: string; config: string }> {
     const code = await svc.http.post('/computers/install-code').set(auth).send({ computer_name: name }).expect(201);
     const config = join(dir, name, 'config.json');
-    const res = await cli(['register', '--server', baseUrl, '--install-code', code.body.install_code, '--name', name, '--config', config]);
+    const args = ['register', '--server', baseUrl, '--install-code', code.body.install_code, '--name', name, '--config', config];
+    const res = await cli(args, environment);
     assert.equal(res.code, 0, res.stderr);
     const list = await svc.http.get('/computers/list').set(auth).expect(200);
     const computer = list.body.computers.find((c: { computer_name: string }) => c.computer_name === name);
@@ -102,9 +133,17 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     row: Math.floor((py - x.cell.border) / x.cell.height) + 1,
   });
 
+  const screenSize = () => ({ screen_width: x.screen.width, screen_height: x.screen.height });
+
+  /** A point in the text window's cell (column, row), its middle or just inside its left edge. */
+  const textPoint = (column: number, row: number, where: 'middle' | 'left' = 'middle') => ({
+    x: Math.round(x.textWindow.x + x.cell.border + (column - 1) * x.cell.width + (where === 'left' ? 1 : x.cell.width / 2)),
+    y: Math.round(x.textWindow.y + x.cell.border + (row - 0.5) * x.cell.height),
+  });
+
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'agent-e2e-'));
-    x = await startX11Session(dir);
+    x = await startX11Session(dir, SCREEN);
     svc = await startService();
     server = createServer(svc.app).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
@@ -129,7 +168,13 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     const computer = (await svc.http.get(`/computers/${computerId}`).set(auth).expect(200)).body;
     assert.equal(computer.platform, process.platform);
     assert.match(computer.python, /^node v\d+\./);
+    assert.deepEqual(computer.screen, SCREEN, 'register sent the screen it read');
     agent = startAgent(registered.config);
+    await waitUntil(
+      () => agent.log().includes('screen 1600x1000 reported'),
+      30_000,
+      () => `the agent reported the screen:\n${agent.log()}`,
+    );
   });
 
   test('the same install code cannot register twice, and the CLI says why', async () => {
@@ -169,14 +214,17 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
       })
       .expect(200);
     assert.equal(res.headers['content-type'], 'image/png');
-    assert.deepEqual(pngSize(res.body), { width: 1024, height: 768 });
+    assert.deepEqual(pngSize(res.body), SCREEN);
   });
 
-  test('screenshot as a command: the result has screenshot_b64, width and height', async () => {
+  test('screenshot as a command: the result has screenshot_b64, width and height, the screen and scale 1', async () => {
     const { command } = await perform('screenshot', {});
-    assert.equal(command.result.width, 1024);
-    assert.equal(command.result.height, 768);
-    assert.deepEqual(pngSize(Buffer.from(command.result.screenshot_b64, 'base64')), { width: 1024, height: 768 });
+    assert.equal(command.result.width, 1600);
+    assert.equal(command.result.height, 1000);
+    assert.equal(command.result.screen_width, 1600);
+    assert.equal(command.result.screen_height, 1000);
+    assert.equal(command.result.scale, 1);
+    assert.deepEqual(pngSize(Buffer.from(command.result.screenshot_b64, 'base64')), SCREEN);
   });
 
   test('click: left and right clicks reach the window at the cell under the point', async () => {
@@ -245,6 +293,183 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     assert.deepEqual(reports.at(-1), { button: 0, ...cellOf(300, 200), press: false });
   });
 
+  test('without a display registration still works; run reports the screen at start and refuses a zoom off it', async () => {
+    const { DISPLAY: _, ...noDisplay } = env();
+    const registered = await register('e2e-nodisplay', noDisplay);
+    const shown = async () => (await svc.http.get(`/computers/${registered.id}`).set(auth).expect(200)).body.screen;
+    assert.equal(await shown(), null);
+    // The server knows no screen yet, so it queues this zoom; the agent refuses it.
+    const cid = await queue('zoom', { x: 1500, y: 900, width: 200, height: 200 }, registered.id);
+    const other = startAgent(registered.config);
+    const zoom = await finished(cid, registered.id);
+    assert.equal(zoom.status, 'failed');
+    assert.match(zoom.error, /zoom region 200x200 at \(1500, 900\) is not on the screen \(1600x1000\)/);
+    assert.deepEqual(await shown(), SCREEN, 'GET /computers/:id shows the screen the agent reported');
+    assert.match(other.log(), /screen 1600x1000 reported/);
+    // Now the server knows the screen and refuses such a region itself.
+    const refused = await svc.http
+      .post(`/computers/${registered.id}/commands`)
+      .set(auth)
+      .send({ type: 'zoom', payload: { x: 1500, y: 900, width: 200, height: 200 } });
+    assert.equal(refused.status, 400);
+    other.child.kill('SIGTERM');
+    assert.equal(await other.exited, 0, other.log());
+  });
+
+  test('screenshot with max_width 1024: a 1024x640 PNG, scale 0.64, which maps a PNG point back to the screen', async () => {
+    const { command } = await perform('screenshot', { max_width: 1024 });
+    const { width, height, screen_width, screen_height, scale } = command.result;
+    assert.deepEqual({ width, height, screen_width, screen_height, scale }, { width: 1024, height: 640, ...screenSize(), scale: 0.64 });
+    assert.deepEqual(pngSize(Buffer.from(command.result.screenshot_b64, 'base64')), { width: 1024, height: 640 });
+    // A point a model picks in the PNG, clicked at round(p / scale) on the screen.
+    for (const [px, py] of [
+      [131, 33],
+      [250, 150],
+    ] as const) {
+      const screenX = Math.round(px / scale);
+      const screenY = Math.round(py / scale);
+      const { received } = await perform('click', { x: screenX, y: screenY });
+      assert.deepEqual(mouseReports(received)[0], { button: 0, ...cellOf(px / 0.64, py / 0.64), press: true });
+    }
+    const tall = await perform('screenshot', { max_width: 1000, max_height: 500 });
+    assert.deepEqual([tall.command.result.width, tall.command.result.height, tall.command.result.scale], [800, 500, 0.5]);
+    const larger = await perform('screenshot', { max_width: 4000 });
+    assert.deepEqual([larger.command.result.width, larger.command.result.scale], [1600, 1], 'never scaled up');
+  });
+
+  test('zoom: a PNG of exactly the region, scaled to fit max_width / max_height, up or down', async () => {
+    const region = { x: x.textWindow.x, y: x.textWindow.y, width: 200, height: 40 };
+    const plain = (await perform('zoom', region)).command;
+    assert.deepEqual(plain.result.region, region);
+    assert.deepEqual([plain.result.width, plain.result.height, plain.result.scale], [200, 40, 1]);
+    assert.deepEqual([plain.result.screen_width, plain.result.screen_height], [1600, 1000]);
+    // The same pixels as that region of a full screenshot (the text window does not change).
+    const full = (await perform('screenshot', {})).command;
+    const cropped = await magick(['png:-', '-crop', '200x40+600+0', '+repage', 'png:-'], Buffer.from(full.result.screenshot_b64, 'base64'));
+    assert.equal(await differingPixels(cropped, Buffer.from(plain.result.screenshot_b64, 'base64')), 0);
+    const up = (await perform('zoom', { ...region, max_width: 800 })).command;
+    assert.deepEqual([up.result.width, up.result.height, up.result.scale], [800, 160, 4]);
+    assert.deepEqual(pngSize(Buffer.from(up.result.screenshot_b64, 'base64')), { width: 800, height: 160 });
+    const down = (await perform('zoom', { x: 0, y: 0, width: 1600, height: 1000, max_height: 250 })).command;
+    assert.deepEqual([down.result.width, down.result.height, down.result.scale], [400, 250, 0.25]);
+  });
+
+  test('click count 3 selects a whole line in a terminal (read back from the PRIMARY selection)', { skip: noXclip }, async () => {
+    const row2 = textPoint(3, 2);
+    await perform('click', { ...row2, count: 3 });
+    assert.equal(x.primarySelection().replace(/\n$/, ''), TEXT_LINES[1]);
+  });
+
+  test('mouse_down, move, mouse_up select a range of text', { skip: noXclip }, async () => {
+    const start = textPoint(1, 1, 'left');
+    const end = textPoint(10, 2, 'left'); // just right of the 9th character's right edge
+    await perform('mouse_down', start);
+    await perform('move', textPoint(8, 1));
+    await perform('move', end);
+    const up = await perform('mouse_up', {});
+    assert.equal(up.command.result.button, 'left');
+    assert.equal(x.primarySelection(), `${TEXT_LINES[0]}\n${TEXT_LINES[1]!.slice(0, 9)}`);
+  });
+
+  test('cursor_position answers where the pointer is; click, mouse_down and mouse_up without x, y act there', async () => {
+    await perform('move', { x: 321, y: 123 });
+    const where = (await perform('cursor_position', {})).command;
+    assert.deepEqual([where.result.x, where.result.y], [321, 123]);
+    const clicked = await perform('click', {});
+    assert.deepEqual(mouseReports(clicked.received), [
+      { button: 0, ...cellOf(321, 123), press: true },
+      { button: 0, ...cellOf(321, 123), press: false },
+    ]);
+    const down = await perform('mouse_down', { button: 'right' });
+    const up = await perform('mouse_up', { x: 203, y: 95, button: 'right' });
+    assert.deepEqual(mouseReports(down.received), [{ button: 2, ...cellOf(321, 123), press: true }]);
+    assert.deepEqual(mouseReports(up.received).at(-1), { button: 2, ...cellOf(203, 95), press: false });
+  });
+
+  test('modifiers are held during a click, scroll and drag, and released after; side buttons arrive', async () => {
+    // xterm's mouse reports add 8 for alt (meta) and 16 for ctrl; shift and ctrl clicks are xterm's own.
+    const altClick = await perform('click', { x: 100, y: 50, modifiers: ['alt'] });
+    assert.deepEqual(
+      mouseReports(altClick.received).map((r) => r.button),
+      [8, 8],
+    );
+    assert.deepEqual(altClick.command.result.modifiers, ['alt']);
+    const ctrlWheel = await perform('scroll', { x: 100, y: 50, deltaY: 100, modifiers: ['ctrl'] });
+    assert.deepEqual(
+      mouseReports(ctrlWheel.received).map((r) => r.button),
+      [65 + 16],
+    );
+    const both = await perform('scroll', { deltaY: -100, modifiers: ['ctrl', 'alt'] });
+    assert.deepEqual(
+      mouseReports(both.received).map((r) => r.button),
+      [64 + 16 + 8],
+    );
+    const altDrag = await perform('drag', { fromX: 60, fromY: 60, toX: 200, toY: 120, modifiers: ['alt'] });
+    assert.ok(
+      mouseReports(altDrag.received).every((r) => (r.button & 8) === 8),
+      'alt held through the drag',
+    );
+    const plain = await perform('click', { x: 100, y: 50 });
+    assert.deepEqual(
+      mouseReports(plain.received).map((r) => r.button),
+      [0, 0],
+      'released',
+    );
+    const typed = await perform('type', { text: 'u' });
+    assert.equal(typed.received.toString(), 'u', 'no modifier left down');
+    const back = await perform('click', { x: 100, y: 50, button: 'back' });
+    const forward = await perform('click', { x: 100, y: 50, button: 'forward' });
+    assert.deepEqual(
+      [...mouseReports(back.received), ...mouseReports(forward.received)].map((r) => r.button),
+      [128, 128, 129, 129],
+    );
+  });
+
+  test('drag along a path: pressed at the first point, through the others, released at the last', async () => {
+    const path = [
+      { x: 30, y: 30 },
+      { x: 130, y: 40 },
+      { x: 233, y: 150 },
+      { x: 330, y: 246 },
+    ];
+    const { received } = await perform('drag', { path, button: 'middle' });
+    const reports = mouseReports(received);
+    assert.deepEqual(reports[0], { button: 1, ...cellOf(30, 30), press: true });
+    const motion = reports.filter((r) => r.button === 33).map(({ column, row }) => ({ column, row }));
+    for (const point of path.slice(1)) {
+      const { column, row } = cellOf(point.x, point.y);
+      assert.ok(
+        motion.some((m) => m.column === column && m.row === row),
+        `motion through (${point.x}, ${point.y}): ${JSON.stringify(reports)}`,
+      );
+    }
+    assert.deepEqual(reports.at(-1), { button: 1, ...cellOf(330, 246), press: false });
+  });
+
+  test('hold_key keeps the keys down for duration_ms; wait takes its time, then a screenshot when asked', async () => {
+    // The X server repeats a key held longer than its autorepeat delay (660 ms): a tap arrives once, a
+    // second's hold several times.
+    const tap = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: 100 });
+    assert.deepEqual(tap.received, Buffer.from([0x15]));
+    const started = Date.now();
+    const held = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: 1000 });
+    const took = held.command.result.duration_ms;
+    assert.ok(took >= 1000 && took <= 1200, `held ${took} ms`);
+    assert.ok(Date.now() - started >= 1000);
+    assert.ok(
+      held.received.length >= 3 && held.received.every((byte) => byte === 0x15),
+      `ctrl+u repeated: ${held.received.toString('hex')}`,
+    );
+    assert.equal((await perform('type', { text: 'u' })).received.toString(), 'u', 'and came up');
+    const waited = (await perform('wait', { duration_ms: 800 })).command;
+    assert.ok(waited.result.duration_ms >= 800 && waited.result.duration_ms <= 960, `waited ${waited.result.duration_ms} ms`);
+    assert.equal(waited.result.screenshot_b64, undefined);
+    const looked = (await perform('wait', { duration_ms: 300, screenshot: true, max_width: 800 })).command;
+    assert.ok(looked.result.duration_ms >= 300);
+    assert.deepEqual([looked.result.width, looked.result.height, looked.result.scale], [800, 500, 0.5]);
+    assert.deepEqual(pngSize(Buffer.from(looked.result.screenshot_b64, 'base64')), { width: 800, height: 500 });
+  });
+
   test('a failing command is reported as failed with its error, and the agent keeps running', async () => {
     const unknownKey = await finished(await queue('key', { keys: ['ctrl', 'nosuchkey'] }));
     assert.equal(unknownKey.status, 'failed');
@@ -252,7 +477,7 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     assert.equal(unknownKey.result.ok, false);
     const offScreen = await finished(await queue('click', { x: 5000, y: 10 }));
     assert.equal(offScreen.status, 'failed');
-    assert.match(offScreen.error, /outside the screen \(1024x768\)/);
+    assert.match(offScreen.error, /outside the screen \(1600x1000\)/);
     const { received } = await perform('type', { text: 'still here' });
     assert.equal(received.toString(), 'still here');
   });

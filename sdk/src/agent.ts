@@ -4,7 +4,10 @@ import { type Api, createApi, ok, param } from './core/api.js';
 import { RequestAbortedError } from './core/errors.js';
 import type { RequestOptions, TransportOptions } from './core/options.js';
 import { Transport } from './core/transport.js';
-import type { CommandResult, CommandResultParams, PolledCommand, RegisteredComputer, RegisterComputerParams } from './types.js';
+import type { CommandResult, CommandResultParams, Computer, PolledCommand, RegisteredComputer, RegisterComputerParams } from './types.js';
+
+/** A computer's screen in pixels (`scale_factor` where the platform has one), as `Computer.screen` shows it. */
+export type ComputerScreen = NonNullable<Computer['screen']>;
 
 export interface AgentClientOptions extends TransportOptions {
   /** The Computer Token (`ct_...`) from registration. */
@@ -73,6 +76,11 @@ export class AgentClient {
     return ok(
       this.api.computers.postCommandResult({ params: { cid: param('commandId', commandId) }, body: result, requestOptions: options }),
     );
+  }
+
+  /** Reports the screen's size (at start and whenever it changes); `GET /computers/:id` then shows it. */
+  async reportScreen(screen: ComputerScreen, options?: RequestOptions): Promise<{ computer_id: string; screen: ComputerScreen }> {
+    return ok(this.api.computers.reportScreen({ body: screen, requestOptions: options }));
   }
 
   /**

@@ -1,24 +1,16 @@
-// Linux X11 driver: xdotool for the mouse and keyboard, ImageMagick's `import` for screenshots.
+// Linux X11 driver: xdotool for the mouse and keyboard, ImageMagick's `import` for screenshots and zooms
+// (cropped and scaled in the same call).
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pngSize } from '../png.js';
-import type { Driver, MouseButton, Screenshot } from './driver.js';
+import type { Driver, MaxSize, Modifier, MouseButton, Point, Region, Screenshot, Size } from './driver.js';
 import { runTool, type Tool } from './exec.js';
 import { keyCombination } from './keys.js';
+import { type ImagePlan, imageArgs, screenshotPlan, zoomPlan } from './scaling.js';
+import { BUTTONS, clickArgs, dragArgs, MODIFIER_KEYSYMS, moveArgs, parseMouseLocation, scrollArgs, wheelSteps } from './xdotool-args.js';
 
 export const XDOTOOL: Tool = { command: 'xdotool', packageName: 'xdotool', purpose: 'mouse and keyboard' };
-export const IMPORT: Tool = { command: 'import', packageName: 'imagemagick', purpose: 'screenshots' };
+export const IMPORT: Tool = { command: 'import', packageName: 'imagemagick', purpose: 'screenshots and zooms' };
 export const X11_TOOLS = [XDOTOOL, IMPORT];
-
-const BUTTONS: Record<MouseButton, string> = { left: '1', middle: '2', right: '3' };
-/** X11 wheel buttons: 4 up, 5 down, 6 left, 7 right. */
-const WHEEL = { up: '4', down: '5', left: '6', right: '7' };
-/** One wheel step scrolls about this many pixels in most toolkits (3 lines). */
-export const PIXELS_PER_WHEEL_STEP = 100;
-
-/** Pixels -> wheel steps: rounded, at least one step when the delta is not zero, sign kept. */
-export function wheelSteps(pixels: number): number {
-  if (pixels === 0) return 0;
-  return Math.sign(pixels) * Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_WHEEL_STEP));
-}
 
 /** Characters a Latin keyboard has keys for (printable ASCII, newline, tab), and runs of all others. */
 const PLAIN = /[\x20-\x7e\n\t]+|[^\x20-\x7e\n\t]+/g;
@@ -56,24 +48,36 @@ export class X11Driver implements Driver {
     this.typeDelayMs = options.typeDelayMs ?? 5;
   }
 
-  async screenshot(): Promise<Screenshot> {
+  async screenshot(max: MaxSize = {}): Promise<Screenshot> {
     this.requireDisplay();
-    const { stdout } = await this.explainDisplay(runTool(IMPORT, ['-silent', '-window', 'root', 'png:-'], { env: this.env }));
-    const { width, height } = pngSize(stdout);
-    return { png: stdout, width, height };
+    if (max.maxWidth === undefined && max.maxHeight === undefined) {
+      // The whole screen as it is: its size is the PNG's, no need to ask for it first.
+      const png = await this.capture([]);
+      const { width, height } = pngSize(png);
+      return { png, width, height, screenWidth: width, screenHeight: height, scale: 1 };
+    }
+    const screen = await this.screenSize();
+    const plan = screenshotPlan(screen, max);
+    return this.shot(screen, plan, imageArgs(screen, plan));
   }
 
-  async click({ x, y, button, double }: { x: number; y: number; button: MouseButton; double: boolean }) {
-    await this.requireOnScreen([x, y]);
-    const repeat = double ? ['--repeat', '2', '--delay', '80'] : [];
-    await this.xdotool(['mousemove', String(x), String(y), 'click', ...repeat, BUTTONS[button]]);
-    return { x, y, button, double };
+  async zoom({ region, maxWidth, maxHeight }: { region: Region } & MaxSize): Promise<Screenshot> {
+    this.requireDisplay();
+    const screen = await this.screenSize();
+    const plan = zoomPlan(screen, region, { maxWidth, maxHeight });
+    return this.shot(screen, plan, imageArgs(screen, plan, region));
   }
 
-  async move({ x, y }: { x: number; y: number }) {
-    await this.requireOnScreen([x, y]);
-    await this.xdotool(['mousemove', String(x), String(y)]);
-    return { x, y };
+  async click({ at, button, count, modifiers }: { at?: Point | undefined; button: MouseButton; count: 1 | 2 | 3; modifiers: Modifier[] }) {
+    await this.requireOnScreen(at);
+    await this.withModifiers(modifiers, () => this.xdotool(clickArgs(at, button, count)));
+    return { ...at, button, double: count === 2, count, ...modifierField(modifiers) };
+  }
+
+  async move({ x, y, modifiers }: { x: number; y: number; modifiers: Modifier[] }) {
+    await this.requireOnScreen({ x, y });
+    await this.withModifiers(modifiers, () => this.xdotool(['mousemove', String(x), String(y)]));
+    return { x, y, ...modifierField(modifiers) };
   }
 
   async type({ text }: { text: string }) {
@@ -92,44 +96,52 @@ export class X11Driver implements Driver {
     return { keys: combination };
   }
 
-  async scroll({ deltaX, deltaY }: { deltaX: number; deltaY: number }) {
+  async holdKey({ keys, durationMs }: { keys: string[]; durationMs: number }) {
+    const combination = keyCombination(keys);
     this.requireDisplay();
-    const stepsX = wheelSteps(deltaX);
-    const stepsY = wheelSteps(deltaY);
-    const args: string[] = [];
-    if (stepsY !== 0) args.push('click', '--repeat', String(Math.abs(stepsY)), '--delay', '20', stepsY > 0 ? WHEEL.down : WHEEL.up);
-    if (stepsX !== 0) args.push('click', '--repeat', String(Math.abs(stepsX)), '--delay', '20', stepsX > 0 ? WHEEL.right : WHEEL.left);
-    if (args.length > 0) await this.xdotool(args);
-    return { steps_x: stepsX, steps_y: stepsY };
+    await this.holding(combination, () => sleep(durationMs));
+    return { keys: combination, held_ms: durationMs };
   }
 
-  async drag({ fromX, fromY, toX, toY }: { fromX: number; fromY: number; toX: number; toY: number }) {
-    await this.requireOnScreen([fromX, fromY], [toX, toY]);
-    const midX = String(Math.round((fromX + toX) / 2));
-    const midY = String(Math.round((fromY + toY) / 2));
-    // Toolkits start a drag only after motion with the button held: move in two steps with short pauses.
-    await this.xdotool([
-      'mousemove',
-      String(fromX),
-      String(fromY),
-      'mousedown',
-      BUTTONS.left,
-      'sleep',
-      '0.05',
-      'mousemove',
-      midX,
-      midY,
-      'sleep',
-      '0.05',
-      'mousemove',
-      String(toX),
-      String(toY),
-      'sleep',
-      '0.05',
-      'mouseup',
-      BUTTONS.left,
-    ]);
+  async scroll({ at, deltaX, deltaY, modifiers }: { at?: Point | undefined; deltaX: number; deltaY: number; modifiers: Modifier[] }) {
+    await this.requireOnScreen(at);
+    const stepsX = wheelSteps(deltaX);
+    const stepsY = wheelSteps(deltaY);
+    const args = scrollArgs(at, stepsX, stepsY);
+    if (args.length > 0) await this.withModifiers(modifiers, () => this.xdotool(args));
+    return { ...at, steps_x: stepsX, steps_y: stepsY, ...modifierField(modifiers) };
+  }
+
+  async drag({ path, button, modifiers }: { path: Point[]; button: MouseButton; modifiers: Modifier[] }) {
+    await this.requireOnScreen(...path);
+    await this.withModifiers(modifiers, async () => {
+      try {
+        await this.xdotool(dragArgs(path, button), 30_000);
+      } catch (error) {
+        // Never leave the button down after a drag that broke off.
+        await this.xdotool(['mouseup', BUTTONS[button]]).catch(() => undefined);
+        throw error;
+      }
+    });
     return {};
+  }
+
+  async mouseDown({ at, button }: { at?: Point | undefined; button: MouseButton }) {
+    await this.requireOnScreen(at);
+    await this.xdotool([...moveArgs(at), 'mousedown', BUTTONS[button]]);
+    return { ...at, button };
+  }
+
+  async mouseUp({ at, button }: { at?: Point | undefined; button: MouseButton }) {
+    await this.requireOnScreen(at);
+    await this.xdotool([...moveArgs(at), 'mouseup', BUTTONS[button]]);
+    return { ...at, button };
+  }
+
+  async cursorPosition(): Promise<Point> {
+    this.requireDisplay();
+    const { stdout } = await this.xdotool(['getmouselocation', '--shell']);
+    return parseMouseLocation(stdout.toString('utf8'));
   }
 
   /** The screen's size in pixels. */
@@ -146,11 +158,51 @@ export class X11Driver implements Driver {
   }
 
   /** xdotool clamps coordinates silently; refuse them instead so the caller learns its mistake. */
-  private async requireOnScreen(...points: Array<[number, number]>) {
+  private async requireOnScreen(...points: Array<Point | undefined>) {
     this.requireDisplay();
+    const given = points.filter((p): p is Point => p !== undefined);
+    if (given.length === 0) return;
     const { width, height } = await this.screenSize();
-    for (const [x, y] of points) {
+    for (const { x, y } of given) {
       if (x >= width || y >= height) throw new Error(`point (${x}, ${y}) is outside the screen (${width}x${height})`);
+    }
+  }
+
+  /** `import` of the root window with ImageMagick `options` (crop, resize) applied, as PNG bytes. */
+  private async capture(options: string[]): Promise<Buffer> {
+    const { stdout } = await this.explainDisplay(runTool(IMPORT, ['-silent', '-window', 'root', ...options, 'png:-'], { env: this.env }));
+    return stdout;
+  }
+
+  private async shot(screen: Size, plan: ImagePlan, options: string[]): Promise<Screenshot> {
+    const png = await this.capture(options);
+    const { width, height } = pngSize(png);
+    // The screen may have changed size since it was measured: then say what the PNG really is.
+    const scale = width === plan.width && height === plan.height ? plan.scale : Number((width / screen.width).toFixed(6));
+    return { png, width, height, screenWidth: screen.width, screenHeight: screen.height, scale };
+  }
+
+  /** Runs `action` with the modifier keys held; they are released even when it fails. */
+  private async withModifiers<T>(modifiers: Modifier[], action: () => Promise<T>): Promise<T> {
+    if (modifiers.length === 0) return action();
+    return this.holding(modifiers.map((m) => MODIFIER_KEYSYMS[m]).join('+'), action);
+  }
+
+  /** `xdotool keydown` of a combination, `action`, then `keyup` in any case (also after a failed keydown). */
+  private async holding<T>(combination: string, action: () => Promise<T>): Promise<T> {
+    let failed = false;
+    try {
+      await this.xdotool(['keydown', '--', combination]);
+      return await action();
+    } catch (error) {
+      failed = true;
+      throw error;
+    } finally {
+      // In reverse, as a person lets go: releasing ctrl before u would let a repeat of u through alone.
+      const release = this.xdotool(['keyup', '--', combination.split('+').reverse().join('+')]);
+      // After a failure, report that failure, not a second one from the release.
+      if (!failed) await release;
+      else await release.catch(() => undefined);
     }
   }
 
@@ -174,4 +226,9 @@ export class X11Driver implements Driver {
       throw error;
     }
   }
+}
+
+/** Results name the modifiers only when some were held, so old results keep their shape. */
+function modifierField(modifiers: Modifier[]): { modifiers?: Modifier[] } {
+  return modifiers.length > 0 ? { modifiers } : {};
 }
