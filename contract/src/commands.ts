@@ -160,6 +160,7 @@ export const DragPayload = z
     example: { fromX: 10, fromY: 10, toX: 200, toY: 150 },
   });
 const ScreenshotSize = { max_width: MaxSide('width').optional(), max_height: MaxSide('height').optional() };
+
 export const ScreenshotPayload = z.object(ScreenshotSize).openapi('ScreenshotPayload', {
   description:
     "The result has the PNG's `width` and `height`, the screen's `screen_width` and `screen_height`, and `scale` (PNG pixels per screen pixel, at most 1): a point (px, py) of the PNG is (round(px / scale), round(py / scale)) on the screen.",
@@ -212,7 +213,7 @@ export const ZoomPayload = z
   })
   .openapi('ZoomPayload', {
     description:
-      'A screenshot of a region of the screen, which must lie on the screen; scaled to `max_width` / `max_height` when given (up or down, keeping the aspect ratio). The result says `scale` (PNG pixels per screen pixel).',
+      'A screenshot of a region of the screen, which must lie on the screen; scaled to fit `max_width` / `max_height` when given, up or down, keeping the aspect ratio. The agent refuses (the command fails) a zoom whose PNG would be over 8,192 pixels a side, before making it. The result says `scale` (PNG pixels per region pixel).',
     example: { x: 0, y: 0, width: 400, height: 300, max_width: 800 },
   });
 

@@ -4,10 +4,16 @@ import { type Api, createApi, ok, param } from './core/api.js';
 import { RequestAbortedError } from './core/errors.js';
 import type { RequestOptions, TransportOptions } from './core/options.js';
 import { Transport } from './core/transport.js';
-import type { CommandResult, CommandResultParams, Computer, PolledCommand, RegisteredComputer, RegisterComputerParams } from './types.js';
+import type {
+  CommandResult,
+  CommandResultParams,
+  ComputerScreen,
+  PolledCommand,
+  RegisteredComputer,
+  RegisterComputerParams,
+} from './types.js';
 
 /** A computer's screen in pixels (`scale_factor` where the platform has one), as `Computer.screen` shows it. */
-export type ComputerScreen = NonNullable<Computer['screen']>;
 
 export interface AgentClientOptions extends TransportOptions {
   /** The Computer Token (`ct_...`) from registration. */

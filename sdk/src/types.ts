@@ -133,6 +133,8 @@ export interface InstallCodeParams extends In<typeof C.InstallCodeBody> {}
 /** A command for a computer: `{ type: 'click', payload: { x, y } }`, `{ type: 'screenshot' }`... */
 export type CommandParams = In<typeof C.QueueCommandBody>;
 /** `limit`: commands per page (1..200, default 20); `cursor`: where to start. */
+/** A computer's screen as its agent reports it (`Computer.screen`). */
+export type ComputerScreen = NonNullable<Computer['screen']>;
 /** How large a screenshot may be; it is scaled down, keeping its aspect ratio, to fit. */
 export interface ScreenshotSize {
   max_width?: number | undefined;
