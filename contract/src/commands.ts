@@ -34,7 +34,8 @@ const Modifiers = z
   .array(z.enum(MODIFIER_KEYS))
   .min(1)
   .max(MODIFIER_KEYS.length)
-  .refine((keys) => new Set(keys).size === keys.length, 'must not name a key twice')
+  // A key named twice is held once.
+  .transform((keys) => [...new Set(keys)])
   .optional()
   .openapi({ description: 'Keys held down during the action: `shift`, `ctrl`, `alt`, `super`.', example: ['shift'] });
 

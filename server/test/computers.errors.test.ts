@@ -134,7 +134,7 @@ describe('computers: errors', () => {
       [{ type: 'wait', payload: { duration_ms: 60_000 } }, 'body.payload.duration_ms'],
       [{ type: 'wait', payload: { duration_ms: 10, max_width: 640 } }, 'body.payload.max_width'],
       [{ type: 'click', payload: { x: 1, y: 1, modifiers: ['hyper'] } }, 'body.payload.modifiers.0'],
-      [{ type: 'click', payload: { x: 1, y: 1, modifiers: ['shift', 'shift'] } }, 'body.payload.modifiers'],
+      [{ type: 'click', payload: { x: 1, y: 1, modifiers: ['shift', 'ctrl', 'alt', 'super', 'shift'] } }, 'body.payload.modifiers'],
       [{ type: 'click', payload: { x: 1, y: 1, count: 4 } }, 'body.payload.count'],
       [{ type: 'click', payload: { x: 1, y: 1, double: true, count: 3 } }, 'body.payload.count'],
       [{ type: 'scroll', payload: { deltaY: 100, x: 5 } }, 'body.payload.y'],

@@ -460,6 +460,34 @@ describe('fuzz: every operation of docs/openapi.json', () => {
     }
   }
 
+  /**
+   * Queueing a command: a valid request and two mutations of it for every command type (the five
+   * random valid cases would meet a few of the thirteen types only).
+   */
+  async function commandTypeCases(op: Op, random: () => number): Promise<Case[]> {
+    if (op.id !== 'queueCommand' && op.id !== 'queueCommandFromQuery') return [];
+    const variants = ((op.id === 'queueCommand' ? op.body : op.queryForms[0])?.oneOf ?? []) as Schema[];
+    assert.ok(variants.length >= 13, `${op.id}: a variant per command type`);
+    const cases: Case[] = [];
+    for (const [i, variant] of variants.entries()) {
+      const { request } = await validCase(op, 100 + i);
+      // The generator does not solve `not` (x without y, a path with fromX): the first seed whose request is valid.
+      for (let attempt = 0; ; attempt++) {
+        const seed = seedOf(op.id) + 1000 * attempt + i;
+        if (op.id === 'queueCommand') request.body = fake(variant, seed);
+        else request.query = fake(variant, seed) as Record<string, unknown>;
+        await adapt(op, request, seed);
+        if (documentProblem(op, request) === null) break;
+        assert.ok(attempt < 50, `${op.id}: no valid request of variant ${i} in 50 seeds`);
+      }
+      const type = op.id === 'queueCommand' ? (request.body as { type?: string }).type : request.query.type;
+      cases.push({ label: `valid ${String(type)}`, request, valid: true }, ...mutations(op, request, random).slice(0, 2));
+    }
+    const types = new Set(cases.filter((c) => c.valid).map((c) => c.label));
+    assert.equal(types.size, variants.length, `${op.id}: every command type once (${[...types].join(', ')})`);
+    return cases;
+  }
+
   async function validCase(op: Op, n: number): Promise<Case> {
     const seed = seedOf(op.id) + n;
     const request: Request = {
@@ -679,6 +707,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       const cases: Case[] = [];
       for (let n = 0; n < VALID_PER_OPERATION; n++) cases.push(await validCase(op, n));
       cases.push(...mutations(op, (await validCase(op, VALID_PER_OPERATION)).request, random));
+      cases.push(...(await commandTypeCases(op, random)));
 
       const problems: string[] = [];
       for (const c of cases) {
