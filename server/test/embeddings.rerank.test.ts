@@ -12,7 +12,9 @@ import {
   type RerankCandidate,
   type WordAligner,
   windowDensity,
+  wordsOf,
 } from '../src/meaning/embeddings/rerank.js';
+import { searchWords } from '../src/lib/search-words.js';
 
 describe('rerank: window density', () => {
   test('each row gets the mean cosine to its k closest other rows', () => {
@@ -32,11 +34,19 @@ describe('rerank: window density', () => {
 describe("rerank: coverage of the question's words", () => {
   test('a word counts 1, a variant alone half, and no words cover everything', () => {
     const terms = [['tires', 'tyres'], ['winter']];
-    assert.equal(coverage(terms, new Set(['winter', 'tires'])), 1);
-    assert.equal(coverage(terms, new Set(['winter'])), 0.5);
-    assert.equal(coverage(terms, new Set(['tyres'])), 0.25);
-    assert.equal(coverage(terms, new Set(['summer'])), 0);
-    assert.equal(coverage([], new Set(['summer'])), 1);
+    assert.equal(coverage(terms, wordsOf('Winter tires: on.')), 1);
+    assert.equal(coverage(terms, wordsOf('winter')), 0.5);
+    assert.equal(coverage(terms, wordsOf('New tyres')), 0.25);
+    assert.equal(coverage(terms, wordsOf('summer')), 0);
+    assert.equal(coverage([], wordsOf('summer')), 1);
+  });
+
+  test('a text holds a word standing alone, as the index splits it', () => {
+    for (const text of ['Winter tires, 4 of them.', 'Wintertires: café 4x winter2', 'Café au lait, winter tires']) {
+      const holds = wordsOf(text);
+      for (const word of ['winter', 'tires', 'cafe', '4', 'tire', 'inter', 'winter2', 'lait'])
+        assert.equal(holds(word), searchWords(text).includes(word), `${text}: ${word}`);
+    }
   });
 });
 

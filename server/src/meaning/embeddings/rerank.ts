@@ -128,22 +128,43 @@ export const ALIGN_WORDS = 48;
 interface Known {
   vector: Float32Array;
   bag?: Bag;
-  /** The text's search words (lib/search-words.ts), for the coverage of a question's words. */
-  words?: Set<string>;
 }
 
 /**
  * The share of the question's terms (each a word and its variants, word-variants.ts) among
  * `words`: a term counts 1 for the word itself, VARIANT_WEIGHT for a variant only.
  */
-export function coverage(terms: readonly string[][], words: ReadonlySet<string>): number {
+export function coverage(terms: readonly string[][], holds: (word: string) => boolean): number {
   if (terms.length === 0) return 1;
   let held = 0;
   for (const [word, ...variants] of terms) {
-    if (words.has(word!)) held += 1;
-    else if (variants.some((v) => words.has(v))) held += VARIANT_WEIGHT;
+    if (holds(word!)) held += 1;
+    else if (variants.some(holds)) held += VARIANT_WEIGHT;
   }
   return held / terms.length;
+}
+
+const NOT_ASCII = /[^\p{ASCII}]/u;
+const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/**
+ * Whether a text holds a search word (lib/search-words.ts). An ASCII text is searched in place, the
+ * word standing alone between non-letters (a tenth of the cost of splitting it, which a window of
+ * new texts would pay on every recall); any other text is split as the index splits it.
+ */
+export function wordsOf(text: string): (word: string) => boolean {
+  if (NOT_ASCII.test(text)) {
+    const words = new Set(searchWords(text));
+    return (word) => words.has(word);
+  }
+  const lower = text.toLowerCase();
+  return (word) => {
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      const end = at + word.length;
+      if ((at === 0 || !isWordChar(lower.charCodeAt(at - 1))) && (end === lower.length || !isWordChar(lower.charCodeAt(end)))) return true;
+    }
+    return false;
+  };
 }
 
 export class WordAligner {
@@ -312,17 +333,8 @@ export class WordAligner {
       const s = c.keywordScore ?? 0;
       const lifted = s > 0 ? s ** keywordPower : 0;
       let keyword = lifted / (lifted + halfPower);
-      if (keyword > 0 && keywordCoverage > 0) {
-        if (!known[i]!.words) {
-          const words = new Set(searchWords(c.text));
-          known[i]!.words = words;
-          this.memo.grow(
-            `${scope}\u0000${c.text}`,
-            [...words].reduce((t, w) => t + 2 * w.length + 32, 0),
-          );
-        }
-        keyword *= coverage(terms, known[i]!.words!) ** keywordCoverage;
-      }
+      // Read from the text each time (cheap: wordsOf): kept in the memo, word sets would take the room of a third of its entries.
+      if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text)) ** keywordCoverage;
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
         if (!known[i]!.bag) {
