@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/meaning/embeddings/local-embedder.js';
 import { loadLocalModel } from '../src/meaning/embeddings/local-model.js';
-import { alignerFor, RERANK_DEFAULTS, type RerankCandidate, type WordAligner, windowDensity } from '../src/meaning/embeddings/rerank.js';
+import {
+  alignerFor,
+  coverage,
+  RERANK_DEFAULTS,
+  type RerankCandidate,
+  type WordAligner,
+  windowDensity,
+  wordsOf,
+} from '../src/meaning/embeddings/rerank.js';
+import { searchWords } from '../src/lib/search-words.js';
 
 describe('rerank: window density', () => {
   test('each row gets the mean cosine to its k closest other rows', () => {
@@ -19,6 +28,25 @@ describe('rerank: window density', () => {
     const two = windowDensity(rows, 3, 2, 5); // k larger than the window: all the others
     assert.ok(Math.abs(two[0]! - (Math.cos(Math.PI / 18) + 0) / 2) < 1e-6);
     assert.deepEqual(Array.from(windowDensity(rows.subarray(0, 2), 1, 2, 3)), [0], 'a window of one has no neighbours');
+  });
+});
+
+describe("rerank: coverage of the question's words", () => {
+  test('a word counts 1, a variant alone half, and no words cover everything', () => {
+    const terms = [['tires', 'tyres'], ['winter']];
+    assert.equal(coverage(terms, wordsOf('Winter tires: on.')), 1);
+    assert.equal(coverage(terms, wordsOf('winter')), 0.5);
+    assert.equal(coverage(terms, wordsOf('New tyres')), 0.25);
+    assert.equal(coverage(terms, wordsOf('summer')), 0);
+    assert.equal(coverage([], wordsOf('summer')), 1);
+  });
+
+  test('a text holds a word standing alone, as the index splits it', () => {
+    for (const text of ['Winter tires, 4 of them.', 'Wintertires: café 4x winter2', 'Café au lait, winter tires']) {
+      const holds = wordsOf(text);
+      for (const word of ['winter', 'tires', 'cafe', '4', 'tire', 'inter', 'winter2', 'lait'])
+        assert.equal(holds(word), searchWords(text).includes(word), `${text}: ${word}`);
+    }
   });
 });
 
@@ -64,6 +92,25 @@ describe('rerank by meaning (local word table)', () => {
   test('a strong keyword match keeps rank 1', () => {
     const hits = aligner.rerank('dentist visit Tuesday', window({ r2b: 28, r0b: 9, r1b: 9 }));
     assert.equal(hits[0]!.id, 'r2b');
+  });
+
+  test('an exact word counts exactWeight in the alignment', () => {
+    const question = aligner.bag('violin lessons');
+    const memory = aligner.bag('violin lessons');
+    assert.ok(Math.abs(aligner.align(question, memory, 0.3).forward - 1) < 1e-6);
+    assert.ok(Math.abs(aligner.align(question, memory, 0.3, 0.8).forward - 0.8) < 1e-6);
+  });
+
+  test("of two equal keyword hits, the one holding more of the question's words ranks first", () => {
+    const question = 'dentist visit Tuesday';
+    const candidates: RerankCandidate[] = [
+      { id: 'one-word', text: 'The dentist moved to a new office downtown.', keywordScore: 12 },
+      { id: 'all-words', text: 'The dentist visit on Tuesday is at nine.', keywordScore: 12 },
+    ];
+    const only = { ...RERANK_DEFAULTS, keywordWeight: 1 };
+    assert.equal(aligner.rerank(question, candidates, only)[0]!.id, 'all-words');
+    const [first, second] = aligner.rerank(question, candidates, { ...only, keywordCoverage: 0 });
+    assert.equal(first!.score, second!.score, 'without coverage the keyword scores tie');
   });
 
   test('similarity is taken when given and computed when not; an empty window gives nothing', () => {

@@ -1,4 +1,6 @@
-import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../lib/bm25.js';
+import { RELEVANCE_HALF, RELEVANCE_POWER, VARIANT_WEIGHT } from '../../lib/bm25.js';
+import { rankingWords, searchWords } from '../../lib/search-words.js';
+import { wordVariants } from '../../lib/word-variants.js';
 import { ByteLru } from './byte-lru.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
@@ -20,7 +22,10 @@ import { baseForms, STOP_WORDS, tokens } from './tokens.js';
  *   sentence average dilutes a single specific/general pair ("instrument" / "violin") among the
  *   other words; the alignment keeps it whole.
  *
- * The keyword score is squashed as in fusion.ts, so exact key words still decide when they match.
+ * The keyword score is squashed as in fusion.ts, so exact key words still decide when they match,
+ * and weighed by the share of the question's words the memory holds (its coverage): a memory that
+ * holds one word of a paraphrased question ("phone" in "When is too early to phone them?") is not
+ * the answer for that word alone, while one that holds most of them likely is.
  */
 export interface RerankOptions {
   /** How many nearest other candidates a memory's density is the mean cosine to. */
@@ -37,6 +42,17 @@ export interface RerankOptions {
   keywordWeight: number;
   keywordHalf: number;
   keywordPower: number;
+  /**
+   * The keyword part times coverage^this: coverage is the share of the question's ranking words
+   * (lib/search-words.ts, each with its variants at VARIANT_WEIGHT) the candidate's text holds (as
+   * re-ranked: for a memory its key, the start of its content and its tags); 0: off.
+   */
+  keywordCoverage: number;
+  /**
+   * What the same word counts in the word alignment (1: as any perfect match). Below 1, the
+   * alignment rewards related words more and repeats less of what the keyword part says already.
+   */
+  exactWeight: number;
 }
 
 /**
@@ -47,16 +63,22 @@ export const RERANK_DEFAULTS: RerankOptions = {
   neighbours: 3,
   densityWeight: 0.75,
   // Retuned for BM25 as it ranks since issue 31 (no stop words, textbook IDF, b 0.3) on the tuning
-  // halves of bench/conversation-eval (hit@5 0.670, report half 0.685; 0.567 with the earlier 0.5,
-  // 15, 3 and no alignment) and bench/recall-eval (r@5 0.630). Conversations want a stronger keyword
-  // part than paraphrased facts do; the word alignment helps the conversations most.
-  alignWeight: 0.2,
+  // half of bench/conversation-eval and on bench/recall-eval, replaying the service's windows:
+  // with the keyword part weighed by coverage³, a stronger keyword part (0.8) and an exact word
+  // worth 0.8 in the alignment, conversations hit@5 0.681 (report half 0.695) and paraphrased facts
+  // r@5 0.667; before (0.5, alignment 0.2, no coverage, exact 1) 0.670, 0.685 and 0.630. Coverage
+  // weighed by each word's rarity in the mind did worse on conversations (0.675) for no more on
+  // facts. Conversations want a strong keyword part, paraphrased facts do not: coverage lets a
+  // memory holding most of the question's words keep it and one holding a single word lose it.
+  alignWeight: 0.3,
   floor: 0.3,
   forwardShare: 1,
-  keywordWeight: 0.5,
+  keywordWeight: 0.8,
   // The keyword part is the relevance keyword answers show (memories/bm25.ts).
   keywordHalf: RELEVANCE_HALF,
   keywordPower: RELEVANCE_POWER,
+  keywordCoverage: 3,
+  exactWeight: 0.8,
 };
 
 export interface RerankCandidate {
@@ -106,6 +128,43 @@ export const ALIGN_WORDS = 48;
 interface Known {
   vector: Float32Array;
   bag?: Bag;
+}
+
+/**
+ * The share of the question's terms (each a word and its variants, word-variants.ts) among
+ * `words`: a term counts 1 for the word itself, VARIANT_WEIGHT for a variant only.
+ */
+export function coverage(terms: readonly string[][], holds: (word: string) => boolean): number {
+  if (terms.length === 0) return 1;
+  let held = 0;
+  for (const [word, ...variants] of terms) {
+    if (holds(word!)) held += 1;
+    else if (variants.some(holds)) held += VARIANT_WEIGHT;
+  }
+  return held / terms.length;
+}
+
+const NOT_ASCII = /[^\p{ASCII}]/u;
+const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/**
+ * Whether a text holds a search word (lib/search-words.ts). An ASCII text is searched in place, the
+ * word standing alone between non-letters (a tenth of the cost of splitting it, which a window of
+ * new texts would pay on every recall); any other text is split as the index splits it.
+ */
+export function wordsOf(text: string): (word: string) => boolean {
+  if (NOT_ASCII.test(text)) {
+    const words = new Set(searchWords(text));
+    return (word) => words.has(word);
+  }
+  const lower = text.toLowerCase();
+  return (word) => {
+    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
+      const end = at + word.length;
+      if ((at === 0 || !isWordChar(lower.charCodeAt(at - 1))) && (end === lower.length || !isWordChar(lower.charCodeAt(end)))) return true;
+    }
+    return false;
+  };
 }
 
 export class WordAligner {
@@ -216,7 +275,7 @@ export class WordAligner {
    * (backward), each 0..1: the weighted mean over one side's words of the best stretched cosine to
    * the other side's words.
    */
-  align(query: Bag, memory: Bag, floor: number): { forward: number; backward: number } {
+  align(query: Bag, memory: Bag, floor: number, exact = 1): { forward: number; backward: number } {
     const nq = query.rows.length;
     const nm = memory.rows.length;
     const bestQ = new Float32Array(nq);
@@ -224,9 +283,12 @@ export class WordAligner {
     const stretch = 1 / (1 - floor);
     for (let i = 0; i < nq; i++) {
       for (let j = 0; j < nm; j++) {
-        const c = this.cosine(query.rows[i]!, memory.rows[j]!);
-        if (c <= floor) continue;
-        const s = (c - floor) * stretch;
+        let s = exact;
+        if (query.rows[i] !== memory.rows[j]) {
+          const c = this.cosine(query.rows[i]!, memory.rows[j]!);
+          if (c <= floor) continue;
+          s = (c - floor) * stretch;
+        }
         if (s > bestQ[i]!) bestQ[i] = s;
         if (s > bestM[j]!) bestM[j] = s;
       }
@@ -234,7 +296,7 @@ export class WordAligner {
     const side = (bag: Bag, best: Float32Array, other: Bag) => {
       let total = bag.unknownWeight;
       let matched = 0;
-      for (const word of bag.unknown) if (other.unknown.includes(word)) matched += 1;
+      for (const word of bag.unknown) if (other.unknown.includes(word)) matched += exact;
       for (let i = 0; i < bag.rows.length; i++) {
         total += bag.weights[i]!;
         matched += bag.weights[i]! * best[i]!;
@@ -256,7 +318,8 @@ export class WordAligner {
     });
     const queryVector = this.encoder.encode(query);
     const density = windowDensity(vectors, n, dim, options.neighbours);
-    const { keywordWeight, keywordHalf, keywordPower, alignWeight, densityWeight, forwardShare, floor } = options;
+    const { keywordWeight, keywordHalf, keywordPower, keywordCoverage, exactWeight, alignWeight, densityWeight, forwardShare, floor } =
+      options;
     const cosine = candidates.map(
       (c, i) => (c.similarity ?? dot(queryVector, vectors.subarray(i * dim, (i + 1) * dim))) - densityWeight * density[i]!,
     );
@@ -265,10 +328,13 @@ export class WordAligner {
     const span = high - low;
     const q = alignWeight > 0 ? this.bag(query) : undefined;
     const halfPower = keywordHalf ** keywordPower;
+    const terms = rankingWords(searchWords(query)).map(wordVariants);
     const scored = candidates.map((c, i) => {
       const s = c.keywordScore ?? 0;
       const lifted = s > 0 ? s ** keywordPower : 0;
-      const keyword = lifted / (lifted + halfPower);
+      let keyword = lifted / (lifted + halfPower);
+      // Read from the text each time (cheap: wordsOf): kept in the memo, word sets would take the room of a third of its entries.
+      if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text)) ** keywordCoverage;
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
         if (!known[i]!.bag) {
@@ -276,7 +342,7 @@ export class WordAligner {
           known[i]!.bag = bag;
           this.memo.grow(`${scope}\u0000${c.text}`, 8 * bag.rows.length + bag.unknown.reduce((t, w) => t + 2 * w.length + 32, 0));
         }
-        const { forward, backward } = this.align(q, known[i]!.bag!, floor);
+        const { forward, backward } = this.align(q, known[i]!.bag!, floor, exactWeight);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
       return { id: c.id, score: keywordWeight * keyword + (1 - keywordWeight) * meaning, order: i };
