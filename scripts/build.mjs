@@ -1,5 +1,7 @@
 // Compiles the server and the agent into JavaScript (server/dist, agent/dist) with source maps, so they
 // run on plain node: no TypeScript loader in the process, and stack traces still name the .ts lines.
+// It also builds the console, the web page the server serves at /console (console/build.mjs: a browser
+// bundle with content-hashed names, console/dist).
 // `pnpm install` runs it (the root `prepare` script); the bins run it again when a source is newer
 // than the build (scripts/test.mjs does so before the tests spawn them).
 //
@@ -30,6 +32,11 @@ const TARGETS = {
     entries: ['cli.ts'],
     sources: ['agent/src', 'sdk/src', 'contract/src'],
   },
+  console: {
+    dir: 'console',
+    output: 'dist/index.html',
+    sources: ['console/src', 'console/build.mjs', 'sdk/src', 'contract/src'],
+  },
 };
 
 const BUILD_INPUTS = ['scripts/build.mjs', 'tsconfig.base.json', 'pnpm-lock.yaml'];
@@ -44,7 +51,7 @@ function newestMtime(path) {
 /** True when the target's build is missing or older than a file it is built from. */
 export function isStale(name) {
   const target = TARGETS[name];
-  const built = statSync(join(ROOT, target.dir, 'dist/cli.js'), { throwIfNoEntry: false });
+  const built = statSync(join(ROOT, target.dir, target.output ?? 'dist/cli.js'), { throwIfNoEntry: false });
   if (!built) return true;
   const inputs = [...target.sources, ...BUILD_INPUTS, `${target.dir}/package.json`];
   return inputs.some((input) => newestMtime(join(ROOT, input)) > built.mtimeMs);
@@ -126,12 +133,21 @@ function replaceOutputs(outdir, files) {
   for (const path of leftovers(outdir)) rmSync(path, { force: true });
 }
 
+/** Gzip-compressed bytes of the console's script, when this process built it (printed below). */
+let consoleScriptGzip;
+
 /** Builds the named targets (all by default); with `onlyStale`, only those older than their sources. */
 export async function build({ targets = Object.keys(TARGETS), onlyStale = false } = {}) {
   const todo = onlyStale ? targets.filter(isStale) : targets;
   if (todo.length === 0) return [];
   const esbuild = await import('esbuild');
-  for (const name of todo) await buildTarget(esbuild, name);
+  for (const name of todo) {
+    if (name === 'console') {
+      const { buildConsole } = await import('../console/build.mjs');
+      const { gzip } = await buildConsole(esbuild, ROOT);
+      consoleScriptGzip = gzip;
+    } else await buildTarget(esbuild, name);
+  }
   return todo;
 }
 
@@ -139,5 +155,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const started = performance.now();
   const built = await build({ onlyStale: process.argv.includes('--if-stale') });
   const took = Math.round(performance.now() - started);
-  console.log(built.length ? `Built ${built.map((name) => `${name}/dist`).join(' and ')} in ${took} ms.` : 'The build is up to date.');
+  const names = built.map((name) => `${name}/dist`);
+  const what = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+  const size =
+    consoleScriptGzip === undefined ? '' : ` (the console's script: ${(consoleScriptGzip / 1024).toFixed(1)} KB gzip-compressed)`;
+  console.log(built.length ? `Built ${what} in ${took} ms${size}.` : 'The build is up to date.');
 }

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from './build.mjs';
 
-const packages = ['contract', 'server', 'sdk', 'agent', 'examples'];
+const packages = ['contract', 'server', 'sdk', 'agent', 'examples', 'console'];
 const filters = process.argv.slice(2);
 const postgresMode = process.env.MIND_TEST_POSTGRES ?? 'auto';
 const postgresUrl = process.env.MIND_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -34,6 +34,7 @@ import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
 import { findMindByKeyHash } from './minds/store.js';
 import { scriptsArea } from './scripts/handlers.js';
+import { consoleRouter, isConsolePath } from './system/console.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { systemArea } from './system/handlers.js';
 import { tasksArea } from './tasks/handlers.js';
@@ -123,13 +124,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     for (const area of started.reverse().splice(0)) await area.stop?.();
   });
 
-  // Express serves what is not a contract route: the guides, the OpenAPI document, and 404s.
+  // Express serves what is not a contract route: the console, the guides, the OpenAPI document, and 404s.
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
   const docs = docsRouter();
   app.use((req, res, next) => (isDocsPath(req.path) ? docs(req, res, next) : next()));
+  const consolePage = consoleRouter();
+  app.use((req, res, next) => (isConsolePath(req.path) ? consolePage(req, res, next) : next()));
   const unexpected = (err: unknown, req: RawRequest) => log.error({ req_id: req.requestId, err }, 'unexpected error');
   // Everything that goes wrong ends as the error object, `docs` under the public URL.
   const errors = errorResponder(config.publicUrl, unexpected);

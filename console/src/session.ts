@@ -1,0 +1,74 @@
+// The signed-in person: the JWT and email in sessionStorage (this tab only, gone when it closes; never in
+// a URL), and the Mind Keys this tab knows: one made here, or pasted by the person to open a mind. The API
+// reads a mind's tasks, memories, chat, scripts and webhooks with its Mind Key only.
+import { MindClient, UnauthorizedError } from '@mindservice/sdk/browser';
+
+const JWT = 'mind-console.jwt';
+const EMAIL = 'mind-console.email';
+const KEYS = 'mind-console.mind-keys';
+
+export interface Session {
+  jwt: string;
+  email: string;
+}
+
+/** The service the page came from: the console talks to no other. */
+const baseUrl = () => window.location.origin;
+
+export function loadSession(): Session | undefined {
+  const jwt = sessionStorage.getItem(JWT);
+  const email = sessionStorage.getItem(EMAIL);
+  return jwt && email ? { jwt, email } : undefined;
+}
+
+export function saveSession(session: Session): void {
+  sessionStorage.setItem(JWT, session.jwt);
+  sessionStorage.setItem(EMAIL, session.email);
+}
+
+export function clearSession(): void {
+  sessionStorage.removeItem(JWT);
+  sessionStorage.removeItem(EMAIL);
+  sessionStorage.removeItem(KEYS);
+}
+
+function keys(): Record<string, string> {
+  try {
+    return JSON.parse(sessionStorage.getItem(KEYS) ?? '{}') as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+export const mindKeyOf = (mindId: string): string | undefined => keys()[mindId];
+
+export function rememberMindKey(mindId: string, key: string | undefined): void {
+  const all = keys();
+  if (key) all[mindId] = key;
+  else delete all[mindId];
+  sessionStorage.setItem(KEYS, JSON.stringify(all));
+}
+
+/** A client without credentials: register and sign in. */
+export const anonymousClient = () => new MindClient({ baseUrl: baseUrl(), maxRetries: 1 });
+
+/** The person's client (JWT), with the mind's key when this tab knows it. */
+export const clientFor = (session: Session, mindKey?: string) =>
+  new MindClient({ baseUrl: baseUrl(), jwt: session.jwt, mindKey, maxRetries: 1 });
+
+/** A 401 for the JWT: expired (7 days), or its account gone. */
+export const isSessionEnded = (err: unknown) =>
+  err instanceof UnauthorizedError && (err.code === 'jwt_expired' || err.code === 'jwt_invalid' || err.code === 'credential_missing');
+
+/** A 401 for a Mind Key: wrong, or its mind deleted. */
+export const isMindKeyRefused = (err: unknown) => err instanceof UnauthorizedError && err.code === 'mind_key_invalid';
+
+/** What to show for an error: the service's message (with its request id), or the browser's. */
+export function describeError(err: unknown): string {
+  if (err instanceof Error) {
+    const details = (err as { details?: Array<{ path: string; message: string }> }).details;
+    const named = details?.length ? ` (${details.map((d) => `${d.path}: ${d.message}`).join('; ')})` : '';
+    return `${err.message}${named}`;
+  }
+  return String(err);
+}

@@ -1,0 +1,279 @@
+// Computers: online state and last seen, an install code with the command to run, and for each computer
+// its screen (on demand, or refreshed on an interval the person turns on), clicks on the image sent as
+// clicks at the matching screen coordinates, text to type, keys, and the command history.
+// Computers answer to the account's JWT too, so this tab needs no Mind Key.
+import type { Command, Computer, InstallCode } from '@mindservice/sdk/browser';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { CopyButton, Field, Section, Status, useApp, useCall, useInterval, useMind, when } from '../ui.js';
+
+export function ComputersTab() {
+  const { client } = useApp();
+  const { mindId } = useMind();
+  const [computers, setComputers] = useState<Computer[]>();
+  const [open, setOpen] = useState<string>();
+  const list = useCall();
+  const load = () => void list.run(async () => setComputers((await client.computers.list()).data.filter((c) => c.mind_id === mindId)));
+  useEffect(load, []);
+  return (
+    <>
+      <InstallCodeCard />
+      <Section
+        title="Computers"
+        actions={
+          <button type="button" onClick={load}>
+            Refresh computers
+          </button>
+        }
+      >
+        <Status busy={list.busy} error={list.error} label="Loading the computers…" />
+        {computers?.length === 0 && <p>No computer yet: make an install code above and run the command on the computer.</p>}
+        <ul class="items">
+          {computers?.map((computer) => (
+            <li key={computer.id} class="item" aria-label={`Computer ${computer.computer_name}`}>
+              <div class="item-head">
+                <strong>{computer.computer_name}</strong>
+                <span class={computer.online ? 'tag ok' : 'tag warn'}>{computer.online ? 'online' : 'offline'}</span>
+                {computer.status === 'disabled' && <span class="tag warn">disabled</span>}
+                <span class="muted small">
+                  {computer.platform} {computer.platform_release} · last seen {when(computer.last_seen_at)}
+                  {computer.screen && ` · screen ${computer.screen.width}×${computer.screen.height}`}
+                </span>
+                <button
+                  type="button"
+                  onClick={() => setOpen(open === computer.id ? undefined : computer.id)}
+                  aria-expanded={open === computer.id}
+                >
+                  {open === computer.id ? `Close ${computer.computer_name}` : `Open ${computer.computer_name}`}
+                </button>
+              </div>
+              {open === computer.id && <ComputerPanel computer={computer} />}
+            </li>
+          ))}
+        </ul>
+      </Section>
+    </>
+  );
+}
+
+function InstallCodeCard() {
+  const { client } = useApp();
+  const { mindId } = useMind();
+  const [name, setName] = useState('');
+  const [code, setCode] = useState<InstallCode>();
+  const { busy, error, run } = useCall();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const made = await run(() =>
+      client.computers.createInstallCode({ mind_id: mindId, ...(name.trim() ? { computer_name: name.trim() } : {}) }),
+    );
+    if (made) setCode(made);
+  };
+  const command =
+    code && `screen-remote-agent register --server ${window.location.origin} --install-code ${code.install_code}\nscreen-remote-agent run`;
+  return (
+    <Section title="Add a computer">
+      <form class="row" onSubmit={submit}>
+        <Field label="Computer name (optional)" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit" class="primary" disabled={busy}>
+          New install code
+        </button>
+      </form>
+      <Status busy={busy} error={error} label="Making a code…" />
+      {code && command && (
+        <div class="install">
+          <p>
+            Install code <code data-testid="install-code">{code.install_code}</code>, single use, valid until {when(code.expires_at)}. On
+            the computer (Linux with X11, after <code>npm install -g ./agent</code> from a clone), run:
+          </p>
+          <pre>
+            <code data-testid="install-command">{command}</code>
+          </pre>
+          <CopyButton text={command} label="Copy the command" />
+        </div>
+      )}
+    </Section>
+  );
+}
+
+/** Where a pointer event on the shown image lands on the computer's screen, in the screen's pixels. */
+export function screenPoint(e: MouseEvent, img: HTMLImageElement, screen: { width: number; height: number }) {
+  const rect = img.getBoundingClientRect();
+  const fx = (e.clientX - rect.left) / rect.width;
+  const fy = (e.clientY - rect.top) / rect.height;
+  const clamp = (v: number, max: number) => Math.min(max - 1, Math.max(0, Math.round(v)));
+  return { x: clamp(fx * screen.width, screen.width), y: clamp(fy * screen.height, screen.height) };
+}
+
+function ComputerPanel({ computer }: { computer: Computer }) {
+  const { client } = useApp();
+  const [image, setImage] = useState<{ url: string; width: number; height: number; at: Date }>();
+  const [auto, setAuto] = useState(false);
+  const [history, setHistory] = useState<Command[]>();
+  const [sent, setSent] = useState<string>();
+  const [text, setText] = useState('');
+  const [keys, setKeys] = useState('');
+  const imgRef = useRef<HTMLImageElement>(null);
+  const pendingClick = useRef<number | undefined>(undefined);
+  const shot = useCall();
+  const send = useCall();
+  const hist = useCall();
+
+  const loadHistory = () => void hist.run(async () => setHistory((await client.computers.listCommands(computer.id, { limit: 20 })).data));
+  const screenshot = () =>
+    void shot.run(async () => {
+      const png = await client.computers.screenshot(computer.id);
+      const url = URL.createObjectURL(new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
+      const size = await new Promise<{ width: number; height: number }>((resolve, reject) => {
+        const probe = new Image();
+        probe.onload = () => resolve({ width: probe.naturalWidth, height: probe.naturalHeight });
+        probe.onerror = () => reject(new Error('The screenshot is not an image the browser can show.'));
+        probe.src = url;
+      });
+      setImage((old) => {
+        if (old) URL.revokeObjectURL(old.url);
+        return { url, ...size, at: new Date() };
+      });
+      loadHistory();
+    });
+  useEffect(() => {
+    loadHistory();
+    return () =>
+      setImage((old) => {
+        if (old) URL.revokeObjectURL(old.url);
+        return undefined;
+      });
+  }, []);
+  useInterval(screenshot, 5000, auto && !shot.busy);
+
+  const queue = async (label: string, command: Parameters<typeof client.computers.queue>[1]) => {
+    const queued = await send.run(() => client.computers.queue(computer.id, command));
+    if (queued) {
+      setSent(`${label}: queued`);
+      loadHistory();
+    }
+  };
+  /** The screen the commands' coordinates are in: as the agent reported it, else the image's own size. */
+  const screen = () => computer.screen ?? { width: image!.width, height: image!.height };
+  const clickAt = (e: MouseEvent, button: 'left' | 'right', double: boolean) => {
+    const { x, y } = screenPoint(e, imgRef.current!, screen());
+    const what = `${double ? 'Double click' : button === 'right' ? 'Right click' : 'Click'} at ${x}, ${y}`;
+    void queue(what, { type: 'click', payload: { x, y, ...(button === 'right' ? { button } : {}), ...(double ? { double: true } : {}) } });
+  };
+  // A double click begins with two clicks: a click waits a moment so that a double click sends one command.
+  const onClick = (e: MouseEvent) => {
+    window.clearTimeout(pendingClick.current);
+    if (e.detail > 1) return;
+    pendingClick.current = window.setTimeout(() => clickAt(e, 'left', false), 250);
+  };
+  const onDoubleClick = (e: MouseEvent) => {
+    window.clearTimeout(pendingClick.current);
+    clickAt(e, 'left', true);
+  };
+  const onContextMenu = (e: MouseEvent) => {
+    e.preventDefault();
+    clickAt(e, 'right', false);
+  };
+
+  return (
+    <div class="computer">
+      <div class="row">
+        <button type="button" class="primary" onClick={screenshot} disabled={shot.busy}>
+          Take a screenshot
+        </button>
+        <label class="check">
+          <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> Refresh the screen every 5 seconds
+        </label>
+      </div>
+      <Status busy={shot.busy} error={shot.error} label="Waiting for the computer's screenshot…" />
+      {image && (
+        <figure class="screen">
+          {/* biome-ignore lint/a11y/useKeyWithClickEvents: the form below does with the keyboard what a click on the image does */}
+          <img
+            ref={imgRef}
+            src={image.url}
+            width={image.width}
+            height={image.height}
+            alt={`The screen of ${computer.computer_name}: click to click there, double-click to double-click, right-click to right-click`}
+            onClick={onClick}
+            onDblClick={onDoubleClick}
+            onContextMenu={onContextMenu}
+          />
+          <figcaption class="muted small">
+            {image.width}×{image.height} image, taken {image.at.toLocaleTimeString()}
+          </figcaption>
+        </figure>
+      )}
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (text) void queue(`Type ${JSON.stringify(text)}`, { type: 'type', payload: { text } }).then(() => setText(''));
+        }}
+      >
+        <Field label="Text to type" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+        <button type="submit" disabled={send.busy}>
+          Type it
+        </button>
+      </form>
+      <form
+        class="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const combo = keys
+            .split('+')
+            .map((k) => k.trim())
+            .filter(Boolean);
+          if (combo.length) void queue(`Keys ${combo.join('+')}`, { type: 'key', payload: { keys: combo } }).then(() => setKeys(''));
+        }}
+      >
+        <Field label="Keys" value={keys} onInput={(e) => setKeys(e.currentTarget.value)} hint="e.g. Return, ctrl+c, alt+Tab" />
+        <button type="submit" disabled={send.busy}>
+          Press keys
+        </button>
+      </form>
+      <Status busy={send.busy} error={send.error} label="Queueing…" />
+      {sent && (
+        <p role="status" class="ok-text">
+          {sent}
+        </p>
+      )}
+      <h3>
+        Command history{' '}
+        <button type="button" onClick={loadHistory}>
+          Refresh history
+        </button>
+      </h3>
+      <Status busy={hist.busy} error={hist.error} label="Loading the history…" />
+      <table class="list" aria-label={`Commands of ${computer.computer_name}`}>
+        <thead>
+          <tr>
+            <th scope="col">Command</th>
+            <th scope="col">Status</th>
+            <th scope="col">Queued</th>
+            <th scope="col">Finished</th>
+          </tr>
+        </thead>
+        <tbody>
+          {history?.map((c) => (
+            <tr key={c.command_id}>
+              <td data-label="Command">
+                {c.type} <span class="muted small">{summary(c.payload)}</span>
+              </td>
+              <td data-label="Status">
+                {c.status}
+                {c.error && <span class="error-text"> ({c.error})</span>}
+              </td>
+              <td data-label="Queued">{when(c.created_at)}</td>
+              <td data-label="Finished">{when(c.completed_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const summary = (payload: unknown) => {
+  const text = JSON.stringify(payload ?? {});
+  return text === '{}' ? '' : text.length > 80 ? `${text.slice(0, 77)}…` : text;
+};

@@ -1,0 +1,181 @@
+// Small pieces every screen uses: the app's context, a call with progress and errors in words, labelled fields.
+import type { MindClient } from '@mindservice/sdk/browser';
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { createContext } from 'preact';
+import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { describeError, isMindKeyRefused, isSessionEnded, type Session } from './session.js';
+
+export interface AppState {
+  session: Session;
+  /** The person's client (JWT only). */
+  client: MindClient;
+  /** Back to the sign-in form, with a message. */
+  signOut(message?: string): void;
+}
+export const AppContext = createContext<AppState | undefined>(undefined);
+
+export interface MindState {
+  mindId: string;
+  mindName: string;
+  /** JWT and the mind's key. */
+  client: MindClient;
+  /** The key was refused: ask for it again. */
+  forgetKey(message: string): void;
+}
+export const MindContext = createContext<MindState | undefined>(undefined);
+
+export function useApp(): AppState {
+  const app = useContext(AppContext);
+  if (!app) throw new Error('useApp outside the signed-in console');
+  return app;
+}
+
+export function useMind(): MindState {
+  const mind = useContext(MindContext);
+  if (!mind) throw new Error('useMind outside a mind');
+  return mind;
+}
+
+/**
+ * `run(fn)` calls the API with progress (`busy`) and the error's message in words (`error`); a refused
+ * JWT signs out with a message, a refused Mind Key asks for it again.
+ */
+export function useCall() {
+  const app = useContext(AppContext);
+  const mind = useContext(MindContext);
+  const [busy, setBusy] = useState(0);
+  const [error, setError] = useState<string | undefined>();
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  const run = useCallback(
+    async <T,>(fn: () => Promise<T>): Promise<T | undefined> => {
+      setBusy((n) => n + 1);
+      setError(undefined);
+      try {
+        return await fn();
+      } catch (err) {
+        if (isSessionEnded(err) && app)
+          app.signOut('Your session has ended (signed in too long ago, or the account is gone): sign in again.');
+        else if (isMindKeyRefused(err) && mind) mind.forgetKey(`The Mind Key was refused: ${describeError(err)}`);
+        else if (mounted.current) setError(describeError(err));
+        return undefined;
+      } finally {
+        if (mounted.current) setBusy((n) => n - 1);
+      }
+    },
+    [app, mind],
+  );
+  return { busy: busy > 0, error, setError, run };
+}
+
+/** Progress and the error of a call, announced to screen readers. */
+export function Status({ busy, error, label = 'Working…' }: { busy: boolean; error?: string | undefined; label?: string }) {
+  return (
+    <div class="status">
+      {busy && (
+        <p role="status" class="busy">
+          <span class="spinner" aria-hidden="true" /> {label}
+        </p>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+type InputProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; type?: string };
+
+/** An input with its visible label. */
+export function Field({ label, hint, ...input }: InputProps) {
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <input {...input} />
+      {hint && <small>{hint}</small>}
+    </label>
+  );
+}
+
+export function Select({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: Array<[value: string, text: string]>;
+  onChange(value: string): void;
+}) {
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <select value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function Section({ title, children, actions }: { title: string; children: ComponentChildren; actions?: ComponentChildren }) {
+  return (
+    <section class="card" aria-label={title}>
+      <header class="card-head">
+        <h2>{title}</h2>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+/** A copy button: the text to the clipboard, and a word that it was copied. */
+export function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState<string>();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('Copied.');
+    } catch {
+      setCopied('Copying is not allowed here: select the text and copy it.');
+    }
+  };
+  return (
+    <span class="copy">
+      <button type="button" onClick={copy}>
+        {label}
+      </button>
+      <span role="status">{copied}</span>
+    </span>
+  );
+}
+
+/** A date as the person's browser writes them; ISO strings and Unix seconds alike. */
+export function when(value: string | number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  const date = typeof value === 'number' ? new Date(value * 1000) : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : date.toLocaleString();
+}
+
+/** Runs `fn` every `ms` while `on`. */
+export function useInterval(fn: () => void, ms: number, on: boolean) {
+  const saved = useRef(fn);
+  saved.current = fn;
+  useEffect(() => {
+    if (!on) return undefined;
+    const timer = setInterval(() => saved.current(), ms);
+    return () => clearInterval(timer);
+  }, [ms, on]);
+}
