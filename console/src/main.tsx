@@ -3,4 +3,6 @@ import './styles.css';
 import { render } from 'preact';
 import { App } from './app.js';
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+root.textContent = ''; // the "Loading" line index.html shows until the script runs
+render(<App />, root);

@@ -2,7 +2,7 @@
 import type { MindClient } from '@mindservice/sdk/browser';
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { createContext } from 'preact';
-import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useId, useRef, useState } from 'preact/hooks';
 import { describeError, isMindKeyRefused, isSessionEnded, type Session } from './session.js';
 
 export interface AppState {
@@ -93,14 +93,15 @@ export function Status({ busy, error, label = 'Working…' }: { busy: boolean; e
 
 type InputProps = InputHTMLAttributes<HTMLInputElement> & { label: string; hint?: string; type?: string };
 
-/** An input with its visible label. */
+/** An input with its visible label (its accessible name) and a hint that describes it. */
 export function Field({ label, hint, ...input }: InputProps) {
+  const id = useId();
   return (
-    <label class="field">
-      <span>{label}</span>
-      <input {...input} />
-      {hint && <small>{hint}</small>}
-    </label>
+    <div class="field">
+      <label for={id}>{label}</label>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+    </div>
   );
 }
 
@@ -115,17 +116,18 @@ export function Select({
   options: Array<[value: string, text: string]>;
   onChange(value: string): void;
 }) {
+  const id = useId();
   return (
-    <label class="field">
-      <span>{label}</span>
-      <select value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}
           </option>
         ))}
       </select>
-    </label>
+    </div>
   );
 }
 

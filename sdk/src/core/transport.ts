@@ -74,8 +74,9 @@ export class Transport {
       maxRetryAfterMs: options.retryBackoff?.maxRetryAfterMs ?? 60_000,
       jitter: options.retryBackoff?.jitter ?? true,
     };
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
-    if (typeof this.fetchImpl !== 'function') throw new TypeError('no fetch available: pass the `fetch` option');
+    if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw new TypeError('no fetch available: pass the `fetch` option');
+    // A browser's fetch must be called on the window ("Illegal invocation" otherwise), not as this object's method.
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   /** Sends the request, retrying as allowed; resolves only with a 2xx answer. */
