@@ -27,6 +27,23 @@ const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR ?? fileURLToPath(new URL('./art
 const SCREEN = { width: 1600, height: 1000 };
 const PASSWORD = 'correct horse battery';
 
+// The page's globals, for the functions evaluated in Chromium: the test's own program has no DOM library.
+interface PageNode {
+  textContent: string | null;
+}
+interface PageImage extends PageNode {
+  complete: boolean;
+  naturalWidth: number;
+  naturalHeight: number;
+  scrollIntoView(options: { block: string }): void;
+}
+declare const document: {
+  body: PageNode;
+  documentElement: { scrollWidth: number; clientWidth: number };
+  querySelector(selector: string): PageNode | null;
+};
+declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; length: number };
+
 const escapeAria = (name: string) => name.replace(/[()[\]"\\]/g, (c) => `\\${c}`);
 
 describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
@@ -64,7 +81,7 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await select!.select(value);
   };
   const waitText = (text: string, timeout = 15_000) =>
-    page.waitForFunction((t) => document.body.innerText.includes(t), { timeout, polling: 50 }, text);
+    page.waitForFunction((t) => document.body.textContent!.includes(t), { timeout, polling: 50 }, text);
   const shot = async (name: string) => {
     await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
   };
@@ -199,7 +216,9 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     assert.equal(task?.title, 'Summarise the three papers');
     assert.equal(task?.priority, 'high');
     await choose('Status of Summarise the three papers', 'in_progress');
-    await page.waitForFunction(() => document.body.innerText.includes('in progress'));
+    const until = Date.now() + 10_000;
+    while ((await mind.tasks.get(task!.id)).status !== 'in_progress' && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.equal((await mind.tasks.get(task!.id)).status, 'in_progress');
     await shot('04-tasks');
     await click('Complete Summarise the three papers');
     await waitText('No task here.');
@@ -222,7 +241,7 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     );
     await click('Delivery log');
     // The attempt's answer may be recorded a moment after the receiver has it.
-    for (let tries = 0; tries < 50 && !(await page.evaluate(() => document.body.innerText.includes('#1: 200 in'))); tries++) {
+    for (let tries = 0; tries < 50 && !(await page.evaluate(() => document.body.textContent!.includes('#1: 200 in'))); tries++) {
       await new Promise((r) => setTimeout(r, 200));
       await click('Refresh the log');
     }
@@ -274,12 +293,12 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await click('Open test-desktop');
     await click('Take a screenshot');
     const img = await page.waitForSelector('figure.screen img');
-    await page.waitForFunction((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0, {}, img);
+    await page.waitForFunction((i) => (i as unknown as PageImage).complete && (i as unknown as PageImage).naturalWidth > 0, {}, img);
     // The whole image in the viewport, for the mouse to reach every part of it.
     await img!.evaluate((i) => i.scrollIntoView({ block: 'start' }));
     const box = (await img!.boundingBox())!;
     assert.ok(box.width < SCREEN.width - 100, `the image is shown scaled (${box.width} px wide)`);
-    const natural = await img!.evaluate((i) => [(i as HTMLImageElement).naturalWidth, (i as HTMLImageElement).naturalHeight]);
+    const natural = await img!.evaluate((i) => [(i as unknown as PageImage).naturalWidth, (i as unknown as PageImage).naturalHeight]);
     assert.deepEqual(natural, [SCREEN.width, SCREEN.height]);
 
     /** Clicks at a place of the shown image; answers the place on the screen it stands for. */
@@ -329,9 +348,7 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     assert.deepEqual(await nextCommand(++seen), { type: 'key', payload: { keys: ['ctrl', 'c'] } });
 
     await click('Refresh history');
-    await page.waitForFunction(() =>
-      (document.querySelector('table[aria-label^="Commands of"]') as HTMLElement | null)?.innerText.includes('key'),
-    );
+    await page.waitForFunction(() => document.querySelector('table[aria-label^="Commands of"]')?.textContent?.includes('key'));
     await shot('06-computers');
   });
 
