@@ -6,4 +6,6 @@ import { build } from '../../scripts/build.mjs';
 
 process.setSourceMapsEnabled(true);
 await build({ targets: ['server'], onlyStale: true });
+// The console's page (console/dist) too, when a source of it is newer; a failed build leaves the API serving.
+await build({ targets: ['console'], onlyStale: true }).catch((err) => console.error(`The console was not rebuilt: ${err.message}`));
 await import('../dist/cli.js');

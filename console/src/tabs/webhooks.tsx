@@ -90,7 +90,12 @@ function WebhookItem({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
   const [tested, setTested] = useState<WebhookTestResult>();
   const { busy, error, run } = useCall();
 
-  const loadLog = () => run(async () => setLog((await client.webhooks.deliveries(hook.id, { limit: 50 })).data));
+  // The webhook's last call changes with its deliveries: the list is read again with the log.
+  const loadLog = () =>
+    run(async () => {
+      setLog((await client.webhooks.deliveries(hook.id, { limit: 50 })).data);
+      onChanged();
+    });
   const toggle = async () => {
     if (await run(() => (hook.enabled ? client.webhooks.disable(hook.id) : client.webhooks.enable(hook.id)))) onChanged();
   };
