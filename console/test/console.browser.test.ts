@@ -346,6 +346,12 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await fill('Keys', 'ctrl+c');
     await click('Press keys');
     assert.deepEqual(await nextCommand(++seen), { type: 'key', payload: { keys: ['ctrl', 'c'] } });
+    // The same from the keyboard: coordinates typed in, Enter sends.
+    await fill('X', '800');
+    await fill('Y', '600');
+    await choose('Click kind', 'right');
+    await (await page.waitForSelector('::-p-aria(Y)'))!.press('Enter');
+    assert.deepEqual(await nextCommand(++seen), { type: 'click', payload: { x: 800, y: 600, button: 'right' } });
 
     await click('Refresh history');
     await page.waitForFunction(() => document.querySelector('table[aria-label^="Commands of"]')?.textContent?.includes('key'));

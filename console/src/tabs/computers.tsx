@@ -4,7 +4,7 @@
 // Computers answer to the account's JWT too, so this tab needs no Mind Key.
 import type { Command, Computer, InstallCode } from '@mindservice/sdk/browser';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { CopyButton, Field, Section, Status, useApp, useCall, useInterval, useMind, when } from '../ui.js';
+import { CopyButton, Field, Section, Select, Status, useApp, useCall, useInterval, useMind, when } from '../ui.js';
 
 export function ComputersTab() {
   const { client } = useApp();
@@ -203,6 +203,7 @@ function ComputerPanel({ computer }: { computer: Computer }) {
           </figcaption>
         </figure>
       )}
+      <ClickForm onClick={(what, payload) => queue(what, { type: 'click', payload })} busy={send.busy} />
       <form
         class="row"
         onSubmit={(e) => {
@@ -270,6 +271,49 @@ function ComputerPanel({ computer }: { computer: Computer }) {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A click at coordinates typed in: what a click on the image does, from the keyboard. */
+function ClickForm({
+  onClick,
+  busy,
+}: {
+  onClick(what: string, payload: { x: number; y: number; button?: 'right'; double?: true }): void;
+  busy: boolean;
+}) {
+  const [x, setX] = useState('');
+  const [y, setY] = useState('');
+  const [kind, setKind] = useState('click');
+  return (
+    <form
+      class="row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const at = { x: Number(x), y: Number(y) };
+        const extra = kind === 'right' ? { button: 'right' as const } : kind === 'double' ? { double: true as const } : {};
+        onClick(`${kind === 'right' ? 'Right click' : kind === 'double' ? 'Double click' : 'Click'} at ${at.x}, ${at.y}`, {
+          ...at,
+          ...extra,
+        });
+      }}
+    >
+      <Field label="X" type="number" min={0} step={1} required value={x} onInput={(e) => setX(e.currentTarget.value)} />
+      <Field label="Y" type="number" min={0} step={1} required value={y} onInput={(e) => setY(e.currentTarget.value)} />
+      <Select
+        label="Click kind"
+        value={kind}
+        options={[
+          ['click', 'Click'],
+          ['double', 'Double click'],
+          ['right', 'Right click'],
+        ]}
+        onChange={setKind}
+      />
+      <button type="submit" disabled={busy}>
+        Click there
+      </button>
+    </form>
   );
 }
 
