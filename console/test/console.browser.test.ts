@@ -202,7 +202,7 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await fill('Search for', 'cello');
     await choose('Mode', 'keyword');
     await click('Search');
-    await waitText('score');
+    await waitText('score 0.'); // the hit of the search, with its score
     await shot('03-memories');
   });
 

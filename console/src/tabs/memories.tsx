@@ -22,6 +22,8 @@ export function MemoriesTab() {
   const [mode, setMode] = useState('hybrid');
   const [category, setCategory] = useState('');
   const [hits, setHits] = useState<RecallHit[]>();
+  /** Whether the hits shown answer words (they have scores) or list the newest. */
+  const [ranked, setRanked] = useState(false);
   const [stats, setStats] = useState<MemoryStats>();
   const search = useCall();
   const statsCall = useCall();
@@ -34,6 +36,7 @@ export function MemoriesTab() {
         limit: 50,
       });
       setHits(page.data);
+      setRanked(q.trim() !== '');
     });
     void statsCall.run(async () => setStats(await client.memories.stats()));
   };
@@ -78,7 +81,7 @@ export function MemoriesTab() {
         {hits?.length === 0 && <p>No memory matches.</p>}
         <ul class="items">
           {hits?.map((hit) => (
-            <MemoryItem key={hit.id} memory={hit} score={q.trim() ? hit.score : undefined} onChanged={replace} onDeleted={load} />
+            <MemoryItem key={hit.id} memory={hit} score={ranked ? hit.score : undefined} onChanged={replace} onDeleted={load} />
           ))}
         </ul>
       </Section>
