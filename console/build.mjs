@@ -1,14 +1,6 @@
-// Builds the console (console/src, Preact) into console/dist for the server to serve at /console:
-// dist/index.html, which names the content-hashed script and style sheet under dist/assets/. The
-// service serves index.html `no-cache` and the assets as immutable, so a new build is picked up on
-// the next load and a browser never asks twice for a file it has. scripts/build.mjs runs this (so
-// `pnpm install` and `pnpm build` do), never the server at request time.
-//
-// The SDK's browser entry is bundled in (the typed client is the console's only way to the API), with
-// the contract, zod and ts-rest; zod-to-openapi is replaced by the SDK's shim as in the SDK's own build.
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { replaceOutputs } from '../scripts/replace-outputs.mjs';
 
 /** The most compressed JavaScript the first page load may bring (issue 34): the build fails above it. */
 export const MAX_FIRST_LOAD_JS_GZIP = 300 * 1024;
@@ -70,24 +62,7 @@ export async function buildConsole(esbuild, root) {
     );
   }
   const files = [...outputFiles, { path: join(outdir, 'index.html'), contents: html(asset(scriptPath), asset(stylePath)) }];
-  replaceOutputs(outdir, files);
+  // index.html names the hashed assets: it is written after them.
+  replaceOutputs(outdir, files, (file) => file.path.endsWith('index.html'));
   return { script: asset(scriptPath), bytes: script.contents.length, gzip };
-}
-
-/** Writes each file aside and renames it into place, index.html last; then removes an older build's files. */
-function replaceOutputs(outdir, files) {
-  const ordered = [...files.filter((f) => !f.path.endsWith('index.html')), ...files.filter((f) => f.path.endsWith('index.html'))];
-  for (const file of ordered) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    const aside = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(aside, file.contents);
-    renameSync(aside, file.path);
-  }
-  const written = new Set(files.map((file) => file.path));
-  const leftovers = (d) =>
-    readdirSync(d, { withFileTypes: true }).flatMap((e) => {
-      const path = join(d, e.name);
-      return e.isDirectory() ? leftovers(path) : written.has(path) || path.endsWith('.tmp') ? [] : [path];
-    });
-  for (const path of leftovers(outdir)) rmSync(path, { force: true });
 }

@@ -14,9 +14,10 @@
 // Code that finds files next to itself (`import.meta.url`: the docs folder, the embedder's worker
 // module) sees the path its module would have if compiled one to one, src/a/b.ts -> dist/a/b.js, so
 // paths relative to it mean what they mean in src. The embedder's worker is built at that path.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { replaceOutputs } from './replace-outputs.mjs';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 
@@ -39,7 +40,7 @@ const TARGETS = {
   },
 };
 
-const BUILD_INPUTS = ['scripts/build.mjs', 'tsconfig.base.json', 'pnpm-lock.yaml'];
+const BUILD_INPUTS = ['scripts/build.mjs', 'scripts/replace-outputs.mjs', 'tsconfig.base.json', 'pnpm-lock.yaml'];
 
 function newestMtime(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -107,30 +108,8 @@ async function buildTarget(esbuild, name) {
     logLevel: 'warning',
     write: false,
   });
-  replaceOutputs(outdir, outputFiles);
-}
-
-/**
- * Writes the build into `outdir` so that a process starting meanwhile (another test, a second bin
- * rebuilding at once) never reads half a file: each file is written aside and renamed into place,
- * chunks before the entries that import them; files of an older build are removed last.
- */
-function replaceOutputs(outdir, files) {
-  const isEntry = (file) => !relative(outdir, file.path).startsWith('chunks');
-  const ordered = [...files.filter((file) => !isEntry(file)), ...files.filter(isEntry)];
-  for (const file of ordered) {
-    mkdirSync(dirname(file.path), { recursive: true });
-    const aside = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(aside, file.contents);
-    renameSync(aside, file.path);
-  }
-  const written = new Set(files.map((file) => file.path));
-  const leftovers = (dir) =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const path = join(dir, entry.name);
-      return entry.isDirectory() ? leftovers(path) : written.has(path) || path.endsWith('.tmp') ? [] : [path];
-    });
-  for (const path of leftovers(outdir)) rmSync(path, { force: true });
+  // Chunks before the entries that import them.
+  replaceOutputs(outdir, outputFiles, (file) => !relative(outdir, file.path).startsWith('chunks'));
 }
 
 /** Gzip-compressed bytes of the console's script, when this process built it (printed below). */
