@@ -70,6 +70,9 @@ export type UpdateMemoryBody = z.infer<typeof UpdateMemoryBody>;
 
 export const MemoryStats = z
   .object({
+    mind_id: Id('Mind').openapi({
+      description: 'The mind the Mind Key belongs to (the console checks a pasted key against the mind it opens).',
+    }),
     total: z.number().int().openapi({ description: 'Memories of the mind, of every category.', example: 42 }),
     by_category: z.record(z.number().int()).openapi({
       description: 'Memories per category; categories without any are left out.',

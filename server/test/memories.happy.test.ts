@@ -326,16 +326,17 @@ describe('memories: happy paths', () => {
     assert.deepEqual((await recall({ q: '😀 unknownword' })).memories, []);
   });
 
-  test('GET /memory/stats counts by category, verified and the latest change; GET /minds shows memory_count and last_activity', async () => {
+  test('GET /memory/stats names the mind of the key, counts by category, verified and the latest change; GET /minds shows memory_count and last_activity', async () => {
     const { store, auth, jwt, mindId } = await mind();
     const empty = await svc.http.get('/memory/stats').set(auth).expect(200);
-    assert.deepEqual(empty.body, { total: 0, by_category: {}, verified: 0, last_activity: null, pending_embeddings: 0 });
+    assert.deepEqual(empty.body, { mind_id: mindId, total: 0, by_category: {}, verified: 0, last_activity: null, pending_embeddings: 0 });
     const a = await store({ category: 'note', content: 'x' });
     await store({ category: 'note', content: 'y' });
     const c = await store({ category: 'credentials', key: 'pw', content: 'hunter2' });
     await svc.http.post(`/memory/${a.id}/verify`).set(bearer(jwt)).expect(200);
     const stats = await svc.http.get('/memory/stats').set(auth).expect(200);
     assert.deepEqual(stats.body, {
+      mind_id: mindId,
       total: 3,
       by_category: { note: 2, credentials: 1 },
       verified: 1,

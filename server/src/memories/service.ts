@@ -266,7 +266,7 @@ export class MemoriesService {
     const { byCategory, verified, lastActivity } = await this.store.stats(this.ctx.db, mindId);
     const total = Object.values(byCategory).reduce((a, b) => a + b, 0);
     const pending = this.meaning.enabled ? await this.meaning.pending(mindId) : 0;
-    return { total, by_category: byCategory, verified, last_activity: lastActivity, pending_embeddings: pending };
+    return { mind_id: mindId, total, by_category: byCategory, verified, last_activity: lastActivity, pending_embeddings: pending };
   }
 
   /** Verification is a human act: the owning user's JWT only. */
