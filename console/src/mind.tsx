@@ -79,29 +79,50 @@ export function MindPage({ mindId, tab }: { mindId: string; tab: string }) {
       {current[2] && !key ? (
         <KeyPrompt
           message={keyMessage}
-          onKey={(k) => {
+          onKey={async (k) => {
+            // A key opens the mind it belongs to, whatever page it is pasted on: one of the person's
+            // other minds would show its content under this one's name.
+            const { mind_id } = await clientFor(app.session, k).memories.stats();
+            if (mind_id !== mindId)
+              throw new Error(`That is the key of another mind, not of ${mind?.name ?? 'this one'}: paste this mind's key.`);
             rememberMindKey(mindId, k);
             setKeyMessage(undefined);
             setKey(k);
           }}
         />
       ) : (
-        <Tab key={`${current[0]}-${key ?? ''}`} />
+        <>
+          {current[2] && (
+            <p class="row">
+              <button
+                type="button"
+                onClick={() => {
+                  rememberMindKey(mindId, undefined);
+                  setKey(undefined);
+                }}
+              >
+                Use another Mind Key
+              </button>
+            </p>
+          )}
+          <Tab key={`${current[0]}-${key ?? ''}`} />
+        </>
       )}
     </MindContext.Provider>
   );
 }
 
 /** Asks for the mind's key: the API shows a mind's content to its key only. */
-function KeyPrompt({ message, onKey }: { message?: string | undefined; onKey(key: string): void }) {
+function KeyPrompt({ message, onKey }: { message?: string | undefined; onKey(key: string): Promise<void> }) {
   const [value, setValue] = useState('');
+  const { busy, error, run } = useCall();
   return (
     <form
       class="card"
       aria-label="Open the mind with its key"
       onSubmit={(e) => {
         e.preventDefault();
-        onKey(value.trim());
+        void run(() => onKey(value.trim()));
       }}
     >
       <h2>Open the mind with its key</h2>
@@ -123,9 +144,10 @@ function KeyPrompt({ message, onKey }: { message?: string | undefined; onKey(key
         value={value}
         onInput={(e) => setValue(e.currentTarget.value)}
       />
-      <button type="submit" class="primary">
+      <button type="submit" class="primary" disabled={busy}>
         Open the mind
       </button>
+      <Status busy={busy} error={error} label="Checking the key…" />
     </form>
   );
 }

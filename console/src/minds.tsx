@@ -1,7 +1,7 @@
 // The account's minds: the list (name, memory count, last activity), create (the Mind Key shown once),
 // delete after a confirmation that names the mind.
 import type { CreatedMind, MindSummary } from '@mindservice/sdk/browser';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { mindHref } from './route.js';
 import { rememberMindKey } from './session.js';
 import { CopyButton, Field, Section, Status, useApp, useCall, when } from './ui.js';
@@ -11,6 +11,16 @@ export function MindsPage() {
   const [minds, setMinds] = useState<MindSummary[]>();
   const [created, setCreated] = useState<CreatedMind>();
   const [confirming, setConfirming] = useState<MindSummary>();
+  // The confirmation takes the focus ("Keep it", the safe answer) and gives it back to the Delete that opened it.
+  const opener = useRef<HTMLElement | null>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (confirming) keep.current?.focus();
+  }, [confirming]);
+  const closeConfirmation = () => {
+    setConfirming(undefined);
+    opener.current?.focus();
+  };
   const list = useCall();
   const change = useCall();
 
@@ -65,7 +75,15 @@ export function MindsPage() {
                   <td data-label="Memories">{mind.memory_count}</td>
                   <td data-label="Last activity">{when(mind.last_activity)}</td>
                   <td class="actions">
-                    <button type="button" class="danger" onClick={() => setConfirming(mind)} aria-label={`Delete ${mind.name}`}>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={(e) => {
+                        opener.current = e.currentTarget;
+                        setConfirming(mind);
+                      }}
+                      aria-label={`Delete ${mind.name}`}
+                    >
                       Delete
                     </button>
                   </td>
@@ -75,7 +93,12 @@ export function MindsPage() {
           </table>
         )}
         {confirming && (
-          <div class="confirm" role="alertdialog" aria-label={`Delete the mind ${confirming.name}?`}>
+          <div
+            class="confirm"
+            role="alertdialog"
+            aria-label={`Delete the mind ${confirming.name}?`}
+            onKeyDown={(e) => e.key === 'Escape' && closeConfirmation()}
+          >
             <p>
               Delete the mind <strong>{confirming.name}</strong> with its {confirming.memory_count} memories, its tasks, chat, scripts and
               webhooks? This cannot be undone.
@@ -83,7 +106,7 @@ export function MindsPage() {
             <button type="button" class="danger" onClick={() => remove(confirming)} disabled={change.busy}>
               Delete {confirming.name} for good
             </button>
-            <button type="button" onClick={() => setConfirming(undefined)}>
+            <button type="button" ref={keep} onClick={closeConfirmation}>
               Keep it
             </button>
           </div>

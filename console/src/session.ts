@@ -60,8 +60,9 @@ export const clientFor = (session: Session, mindKey?: string) =>
 export const isSessionEnded = (err: unknown) =>
   err instanceof UnauthorizedError && (err.code === 'jwt_expired' || err.code === 'jwt_invalid' || err.code === 'credential_missing');
 
-/** A 401 for a Mind Key: wrong, or its mind deleted. */
-export const isMindKeyRefused = (err: unknown) => err instanceof UnauthorizedError && err.code === 'mind_key_invalid';
+/** A 401 for a Mind Key: wrong, not a key at all, or its mind deleted (the JWT is the service's own, never malformed). */
+export const isMindKeyRefused = (err: unknown) =>
+  err instanceof UnauthorizedError && (err.code === 'mind_key_invalid' || err.code === 'credential_malformed');
 
 /** What to show for an error: the service's message (with its request id), or the browser's. */
 export function describeError(err: unknown): string {

@@ -30,6 +30,7 @@ const PASSWORD = 'correct horse battery';
 // The page's globals, for the functions evaluated in Chromium: the test's own program has no DOM library.
 interface PageNode {
   textContent: string | null;
+  getAttribute(name: string): string | null;
 }
 interface PageImage extends PageNode {
   complete: boolean;
@@ -41,6 +42,8 @@ declare const document: {
   body: PageNode;
   documentElement: { scrollWidth: number; clientWidth: number };
   querySelector(selector: string): PageNode | null;
+  querySelectorAll(selector: string): ArrayLike<PageNode>;
+  activeElement: PageNode | null;
 };
 declare const sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void; length: number };
 
@@ -239,16 +242,28 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
       received.some((r) => r.body.includes('Water the plants')),
       'the receiver got the task.created delivery',
     );
-    await click('Delivery log');
+    await click(`Delivery log of ${receiverUrl}`);
     // The attempt's answer may be recorded a moment after the receiver has it.
     for (let tries = 0; tries < 50 && !(await page.evaluate(() => document.body.textContent!.includes('#1: 200 in'))); tries++) {
       await new Promise((r) => setTimeout(r, 200));
-      await click('Refresh the log');
+      await click(`Refresh the delivery log of ${receiverUrl}`);
     }
     await waitText('#1: 200 in');
     await waitText('task.created');
-    await byName('Redeliver task.created', 'button').wait();
     await shot('05-webhooks');
+
+    // Redeliver sends the event again; a test event reaches the receiver; Disable shows on the list.
+    const deliveredBefore = received.filter((r) => r.body.includes('Water the plants')).length;
+    await (await page.waitForSelector('button[aria-label^="Redeliver task.created of "]'))!.click();
+    const redelivered = Date.now() + 15_000;
+    while (received.filter((r) => r.body.includes('Water the plants')).length <= deliveredBefore && Date.now() < redelivered)
+      await new Promise((r) => setTimeout(r, 50));
+    assert.equal(received.filter((r) => r.body.includes('Water the plants')).length, deliveredBefore + 1, 'Redeliver sent it once more');
+    await click(`Send a test event to ${receiverUrl}`);
+    await waitText('Test: delivered, status 200');
+    await click(`Disable ${receiverUrl}`);
+    await byName(`Enable ${receiverUrl}`, 'button').wait();
+    assert.equal((await mind.webhooks.list()).data.find((h) => h.url === receiverUrl)?.enabled, false, 'the API agrees it is disabled');
   });
 
   test('computers: an install code, the agent registers, its screen is clicked at the right coordinates', async () => {
@@ -367,7 +382,9 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await click('Send');
     await waitText('Thank you!');
     const thread = (await mind.chat.list()).data.map((m) => m.content);
-    assert.deepEqual(thread.slice(-2), ['I read the three papers.', 'Thank you!'], 'newest last');
+    assert.deepEqual(thread.slice(-2), ['I read the three papers.', 'Thank you!'], 'the API has both');
+    const shown = await page.evaluate(() => Array.from(document.querySelectorAll('ol.chat li .content'), (e) => e.textContent));
+    assert.deepEqual(shown.slice(-2), ['I read the three papers.', 'Thank you!'], 'the page shows the newest last');
     await shot('07-chat');
 
     await openTab('Scripts');
@@ -428,6 +445,46 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await click('Sign out');
     await byName('Sign in', 'button').wait();
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'nothing left in sessionStorage');
+  });
+
+  test("a mind made elsewhere asks for its key once: another mind's key is refused, its own opens it", async () => {
+    const { body } = await svc.http.post('/login').send({ email, password: PASSWORD }).expect(200);
+    const other = await new MindClient({ baseUrl: base, jwt: body.jwt }).minds.create({ name: 'elsewhere' });
+    await fill('Email', email);
+    await fill('Password', PASSWORD);
+    await click('Sign in');
+    await waitText('Your minds');
+    await page.goto(`${base}/console/#/minds/${mindId}/memories`);
+    await waitText('Open the mind with its key');
+    await fill('Mind Key', other.mind_key);
+    await click('Open the mind');
+    await waitText('That is the key of another mind, not of research');
+    await fill('Mind Key', 'mk_not-a-key-at-all');
+    await click('Open the mind');
+    await waitText('The Mind Key was refused');
+    await fill('Mind Key', mindKey);
+    await click('Open the mind');
+    await waitText('Search the memories');
+    assert.equal(await page.evaluate((id) => JSON.parse(sessionStorage.getItem('mind-console.mind-keys') ?? '{}')[id], mindId), mindKey);
+    await click('Use another Mind Key');
+    await waitText('Open the mind with its key');
+
+    // Deleting a mind: the confirmation names it and has the focus; Escape keeps it, then delete for good.
+    await page.goto(`${base}/console/#/minds`);
+    await click('Delete elsewhere');
+    await waitText('Delete the mind elsewhere with its 0 memories');
+    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Keep it', { timeout: 5000 });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
+    await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Delete elsewhere', { timeout: 5000 });
+    await click('Delete elsewhere');
+    await click('Delete elsewhere for good');
+    await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
+    await byName('research', 'link').wait();
+    const left = (await new MindClient({ baseUrl: base, jwt: body.jwt }).minds.list()).data.map((m) => m.name);
+    assert.deepEqual(left, ['research'], 'the API agrees: only research is left');
+    await click('Sign out');
+    await byName('Sign in', 'button').wait();
   });
 
   test('no JavaScript error in the page console', () => {

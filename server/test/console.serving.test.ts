@@ -13,7 +13,7 @@ import { useService } from './harness.js';
 
 const INDEX = new URL('../../console/dist/index.html', import.meta.url);
 const CSP =
-  "default-src 'none';script-src 'self';style-src 'self';img-src 'self' data: blob:;connect-src 'self';base-uri 'none';form-action 'self';frame-ancestors 'none'";
+  "default-src 'none';script-src 'self';style-src 'self';img-src 'self' blob:;connect-src 'self';base-uri 'none';form-action 'self';frame-ancestors 'none'";
 
 describe('the console is served at /console', () => {
   const svc = useService();

@@ -1,5 +1,5 @@
 // Chat: a thread's messages, oldest first and the newest last, and a message of the person's own.
-import type { ChatMessage } from '@mindservice/sdk/browser';
+import type { ChatMessage, Page } from '@mindservice/sdk/browser';
 import { useEffect, useState } from 'preact/hooks';
 import { Field, Section, Status, useCall, useMind, when } from '../ui.js';
 
@@ -7,11 +7,24 @@ export function ChatTab() {
   const { client } = useMind();
   const [thread, setThread] = useState('default');
   const [messages, setMessages] = useState<ChatMessage[]>();
+  /** The oldest page read: the API pages back from the newest. */
+  const [oldest, setOldest] = useState<Page<ChatMessage>>();
   const [text, setText] = useState('');
   const list = useCall();
   const send = useCall();
 
-  const load = (name = thread) => void list.run(async () => setMessages((await client.chat.list({ thread: name, limit: 100 })).data));
+  const load = (name = thread) =>
+    void list.run(async () => {
+      const page = await client.chat.list({ thread: name, limit: 100 });
+      setMessages(page.data);
+      setOldest(page);
+    });
+  const older = () =>
+    void list.run(async () => {
+      const page = await oldest!.getNextPage();
+      setMessages((shown) => [...page.data, ...(shown ?? [])]);
+      setOldest(page);
+    });
   useEffect(() => load(), []);
 
   const submit = async (e: Event) => {
@@ -35,6 +48,11 @@ export function ChatTab() {
       </form>
       <Status busy={list.busy} error={list.error} label="Loading the thread…" />
       {messages?.length === 0 && <p>No message in this thread.</p>}
+      {oldest?.hasNextPage() && (
+        <button type="button" onClick={older} disabled={list.busy}>
+          Show older messages
+        </button>
+      )}
       <ol class="chat">
         {messages?.map((m) => (
           <li key={m.id} class={`msg ${m.role}`}>

@@ -96,10 +96,14 @@ function InstallCodeCard() {
 }
 
 /** Where a pointer event on the shown image lands on the computer's screen, in the screen's pixels. */
+/** How long a click waits for a second one (a double click) before it is sent alone. */
+const DOUBLE_CLICK_WAIT_MS = 400;
+
 export function screenPoint(e: MouseEvent, img: HTMLImageElement, screen: { width: number; height: number }) {
+  // The picture is the content box: the image's border (clientLeft/Top) is not part of the screen.
   const rect = img.getBoundingClientRect();
-  const fx = (e.clientX - rect.left) / rect.width;
-  const fy = (e.clientY - rect.top) / rect.height;
+  const fx = (e.clientX - rect.left - img.clientLeft) / img.clientWidth;
+  const fy = (e.clientY - rect.top - img.clientTop) / img.clientHeight;
   const clamp = (v: number, max: number) => Math.min(max - 1, Math.max(0, Math.round(v)));
   return { x: clamp(fx * screen.width, screen.width), y: clamp(fy * screen.height, screen.height) };
 }
@@ -112,7 +116,6 @@ function ComputerPanel({ computer }: { computer: Computer }) {
   const [sent, setSent] = useState<string>();
   const [text, setText] = useState('');
   const [keys, setKeys] = useState('');
-  const imgRef = useRef<HTMLImageElement>(null);
   const pendingClick = useRef<number | undefined>(undefined);
   const shot = useCall();
   const send = useCall();
@@ -120,58 +123,78 @@ function ComputerPanel({ computer }: { computer: Computer }) {
 
   const loadHistory = () => void hist.run(async () => setHistory((await client.computers.listCommands(computer.id, { limit: 20 })).data));
   const screenshot = () =>
-    void shot.run(async () => {
-      const png = await client.computers.screenshot(computer.id);
-      const url = URL.createObjectURL(new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
-      const size = await new Promise<{ width: number; height: number }>((resolve, reject) => {
-        const probe = new Image();
-        probe.onload = () => resolve({ width: probe.naturalWidth, height: probe.naturalHeight });
-        probe.onerror = () => reject(new Error('The screenshot is not an image the browser can show.'));
-        probe.src = url;
+    void shot
+      .run(async () => {
+        const png = await client.computers.screenshot(computer.id);
+        const url = URL.createObjectURL(new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }));
+        const size = await new Promise<{ width: number; height: number }>((resolve, reject) => {
+          const probe = new Image();
+          probe.onload = () => resolve({ width: probe.naturalWidth, height: probe.naturalHeight });
+          probe.onerror = () => reject(new Error('The screenshot is not an image the browser can show.'));
+          probe.src = url;
+        });
+        setImage((old) => {
+          if (old) URL.revokeObjectURL(old.url);
+          return { url, ...size, at: new Date() };
+        });
+        loadHistory();
+        return true;
+      })
+      .then((taken) => {
+        // A computer that fails or went away is not asked again every few seconds.
+        if (!taken) setAuto(false);
       });
-      setImage((old) => {
-        if (old) URL.revokeObjectURL(old.url);
-        return { url, ...size, at: new Date() };
-      });
-      loadHistory();
-    });
   useEffect(() => {
     loadHistory();
-    return () =>
+    return () => {
+      window.clearTimeout(pendingClick.current);
       setImage((old) => {
         if (old) URL.revokeObjectURL(old.url);
         return undefined;
       });
+    };
   }, []);
-  useInterval(screenshot, 5000, auto && !shot.busy);
+  // Not while the page is hidden: nobody is looking.
+  useInterval(() => document.hidden || screenshot(), 5000, auto && !shot.busy);
 
+  /** Queues the command; answers whether it was queued. */
   const queue = async (label: string, command: Parameters<typeof client.computers.queue>[1]) => {
     const queued = await send.run(() => client.computers.queue(computer.id, command));
     if (queued) {
       setSent(`${label}: queued`);
       loadHistory();
     }
+    return Boolean(queued);
   };
   /** The screen the commands' coordinates are in: as the agent reported it, else the image's own size. */
   const screen = () => computer.screen ?? { width: image!.width, height: image!.height };
-  const clickAt = (e: MouseEvent, button: 'left' | 'right', double: boolean) => {
-    const { x, y } = screenPoint(e, imgRef.current!, screen());
+  const pointOf = (e: MouseEvent) => screenPoint(e, e.currentTarget as HTMLImageElement, screen());
+  const clickAt = ({ x, y }: { x: number; y: number }, button: 'left' | 'right', double: boolean) => {
     const what = `${double ? 'Double click' : button === 'right' ? 'Right click' : 'Click'} at ${x}, ${y}`;
     void queue(what, { type: 'click', payload: { x, y, ...(button === 'right' ? { button } : {}), ...(double ? { double: true } : {}) } });
   };
-  // A double click begins with two clicks: a click waits a moment so that a double click sends one command.
+  // A double click begins with two clicks: a click waits a moment so that a double click sends one
+  // command. The point is taken at the click (the image may move before the wait ends). A double
+  // click slower than the wait has sent its first click already: its second goes as one more click.
   const onClick = (e: MouseEvent) => {
-    window.clearTimeout(pendingClick.current);
     if (e.detail > 1) return;
-    pendingClick.current = window.setTimeout(() => clickAt(e, 'left', false), 250);
+    const point = pointOf(e);
+    window.clearTimeout(pendingClick.current);
+    pendingClick.current = window.setTimeout(() => {
+      pendingClick.current = undefined;
+      clickAt(point, 'left', false);
+    }, DOUBLE_CLICK_WAIT_MS);
   };
   const onDoubleClick = (e: MouseEvent) => {
+    const point = pointOf(e);
+    const waiting = pendingClick.current !== undefined;
     window.clearTimeout(pendingClick.current);
-    clickAt(e, 'left', true);
+    pendingClick.current = undefined;
+    clickAt(point, 'left', waiting);
   };
   const onContextMenu = (e: MouseEvent) => {
     e.preventDefault();
-    clickAt(e, 'right', false);
+    clickAt(pointOf(e), 'right', false);
   };
 
   return (
@@ -189,7 +212,6 @@ function ComputerPanel({ computer }: { computer: Computer }) {
         <figure class="screen">
           {/* biome-ignore lint/a11y/useKeyWithClickEvents: the form below does with the keyboard what a click on the image does */}
           <img
-            ref={imgRef}
             src={image.url}
             width={image.width}
             height={image.height}
@@ -208,7 +230,7 @@ function ComputerPanel({ computer }: { computer: Computer }) {
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (text) void queue(`Type ${JSON.stringify(text)}`, { type: 'type', payload: { text } }).then(() => setText(''));
+          if (text) void queue(`Type ${JSON.stringify(text)}`, { type: 'type', payload: { text } }).then((ok) => ok && setText(''));
         }}
       >
         <Field label="Text to type" value={text} onInput={(e) => setText(e.currentTarget.value)} />
@@ -224,7 +246,8 @@ function ComputerPanel({ computer }: { computer: Computer }) {
             .split('+')
             .map((k) => k.trim())
             .filter(Boolean);
-          if (combo.length) void queue(`Keys ${combo.join('+')}`, { type: 'key', payload: { keys: combo } }).then(() => setKeys(''));
+          if (combo.length)
+            void queue(`Keys ${combo.join('+')}`, { type: 'key', payload: { keys: combo } }).then((ok) => ok && setKeys(''));
         }}
       >
         <Field label="Keys" value={keys} onInput={(e) => setKeys(e.currentTarget.value)} hint="e.g. Return, ctrl+c, alt+Tab" />

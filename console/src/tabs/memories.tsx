@@ -1,6 +1,6 @@
 // Memories: recall (the API's `q` and `mode`), a category filter, the list with Verify / Unverify (the
 // JWT's privilege), edit and delete, a new memory, and the stats with pending embeddings.
-import type { Memory, MemoryCategory, MemoryStats, RecallHit } from '@mindservice/sdk/browser';
+import type { Memory, MemoryCategory, MemoryStats, Page, RecallHit } from '@mindservice/sdk/browser';
 import { useEffect, useState } from 'preact/hooks';
 import { Field, Section, Select, Status, useCall, useMind, when } from '../ui.js';
 
@@ -25,6 +25,8 @@ export function MemoriesTab() {
   /** Whether the hits shown answer words (they have scores) or list the newest. */
   const [ranked, setRanked] = useState(false);
   const [stats, setStats] = useState<MemoryStats>();
+  /** The last page read: the next one is asked for with "Show more memories". */
+  const [lastPage, setLastPage] = useState<Page<RecallHit>>();
   const search = useCall();
   const statsCall = useCall();
 
@@ -36,13 +38,25 @@ export function MemoriesTab() {
         limit: 50,
       });
       setHits(page.data);
+      setLastPage(page);
       setRanked(q.trim() !== '');
     });
-    void statsCall.run(async () => setStats(await client.memories.stats()));
+    loadStats();
   };
+  const loadStats = () => void statsCall.run(async () => setStats(await client.memories.stats()));
   useEffect(load, []);
+  const more = () =>
+    void search.run(async () => {
+      const page = await lastPage!.getNextPage();
+      setHits((all) => [...(all ?? []), ...page.data]);
+      setLastPage(page);
+    });
 
-  const replace = (memory: Memory) => setHits((all) => all?.map((h) => (h.id === memory.id ? { ...h, ...memory } : h)));
+  // A verify, unverify or edit changes the counts too.
+  const replace = (memory: Memory) => {
+    setHits((all) => all?.map((h) => (h.id === memory.id ? { ...h, ...memory } : h)));
+    loadStats();
+  };
 
   return (
     <>
@@ -77,13 +91,18 @@ export function MemoriesTab() {
       </Section>
       <Stats stats={stats} busy={statsCall.busy} error={statsCall.error} />
       <NewMemory onStored={load} />
-      <Section title={hits ? `Memories (${hits.length}${hits.length === 50 ? '+' : ''})` : 'Memories'}>
+      <Section title={hits ? `Memories (${hits.length}${lastPage?.hasNextPage() ? '+' : ''})` : 'Memories'}>
         {hits?.length === 0 && <p>No memory matches.</p>}
         <ul class="items">
           {hits?.map((hit) => (
             <MemoryItem key={hit.id} memory={hit} score={ranked ? hit.score : undefined} onChanged={replace} onDeleted={load} />
           ))}
         </ul>
+        {lastPage?.hasNextPage() && (
+          <button type="button" onClick={more} disabled={search.busy}>
+            Show more memories
+          </button>
+        )}
       </Section>
     </>
   );
@@ -240,7 +259,16 @@ function MemoryItem({
           {memory.verified ? 'Unverify' : 'Verify'}
         </button>
         {!editing && (
-          <button type="button" onClick={() => setEditing(true)} aria-label={`Edit ${name}`}>
+          <button
+            type="button"
+            onClick={() => {
+              // From the memory as it is now (a search or a reload may have brought a newer text).
+              setContent(memory.content);
+              setTags(memory.tags.join(', '));
+              setEditing(true);
+            }}
+            aria-label={`Edit ${name}`}
+          >
             Edit
           </button>
         )}

@@ -101,7 +101,10 @@ function WebhookItem({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
   };
   const test = async () => {
     const result = await run(() => client.webhooks.test(hook.id));
-    if (result) setTested(result);
+    if (result) {
+      setTested(result);
+      onChanged();
+    }
   };
   const redeliver = async (delivery: Delivery) => {
     if (await run(() => client.webhooks.redeliver(hook.id, delivery.id))) await loadLog();
@@ -121,17 +124,23 @@ function WebhookItem({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
         {failures !== undefined && ` · ${failures} failed of the last ${log!.length} deliveries`}
       </div>
       <div class="row">
-        <button type="button" onClick={toggle} disabled={busy}>
+        {/* Each webhook's buttons name it: a screen reader's list of buttons tells them apart. */}
+        <button type="button" onClick={toggle} disabled={busy} aria-label={`${hook.enabled ? 'Disable' : 'Enable'} ${hook.url}`}>
           {hook.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" onClick={test} disabled={busy}>
+        <button type="button" onClick={test} disabled={busy} aria-label={`Send a test event to ${hook.url}`}>
           Send a test event
         </button>
-        <button type="button" onClick={() => (log ? setLog(undefined) : loadLog())} aria-expanded={log !== undefined}>
+        <button
+          type="button"
+          onClick={() => (log ? setLog(undefined) : loadLog())}
+          aria-expanded={log !== undefined}
+          aria-label={`${log ? 'Hide the delivery log of' : 'Delivery log of'} ${hook.url}`}
+        >
           {log ? 'Hide the delivery log' : 'Delivery log'}
         </button>
         {log && (
-          <button type="button" onClick={loadLog} disabled={busy}>
+          <button type="button" onClick={loadLog} disabled={busy} aria-label={`Refresh the delivery log of ${hook.url}`}>
             Refresh the log
           </button>
         )}
@@ -178,7 +187,12 @@ function WebhookItem({ hook, onChanged }: { hook: Webhook; onChanged(): void }) 
                 </td>
                 <td data-label="Created">{when(d.created_at)}</td>
                 <td class="actions">
-                  <button type="button" onClick={() => redeliver(d)} disabled={busy} aria-label={`Redeliver ${d.event}`}>
+                  <button
+                    type="button"
+                    onClick={() => redeliver(d)}
+                    disabled={busy}
+                    aria-label={`Redeliver ${d.event} of ${when(d.created_at)}`}
+                  >
                     Redeliver
                   </button>
                 </td>

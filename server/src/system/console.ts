@@ -23,7 +23,7 @@ const CONSOLE_HEADERS = (() => {
         scriptSrc: ["'self'"],
         styleSrc: ["'self'"],
         // The screenshots are shown from blob: URLs (fetched with the credential, never by <img src> of the API).
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
