@@ -37,6 +37,12 @@ const TARGETS = {
     dir: 'console',
     output: 'dist/index.html',
     sources: ['console/src', 'console/build.mjs', 'sdk/src', 'contract/src'],
+    // A browser bundle, not a node package: console/build.mjs builds it; answers what the build prints.
+    async build(esbuild) {
+      const { buildConsole } = await import('../console/build.mjs');
+      const { gzip } = await buildConsole(esbuild, ROOT);
+      return `the console's script: ${(gzip / 1024).toFixed(1)} KB gzip-compressed`;
+    },
   },
 };
 
@@ -112,20 +118,18 @@ async function buildTarget(esbuild, name) {
   replaceOutputs(outdir, outputFiles, (file) => !relative(outdir, file.path).startsWith('chunks'));
 }
 
-/** Gzip-compressed bytes of the console's script, when this process built it (printed below). */
-let consoleScriptGzip;
+/** What the last build's targets had to say (the command line below prints it). */
+let notes = [];
 
-/** Builds the named targets (all by default); with `onlyStale`, only those older than their sources. */
+/** Builds the named targets (all by default); with `onlyStale`, only those older than their sources. Answers the targets built. */
 export async function build({ targets = Object.keys(TARGETS), onlyStale = false } = {}) {
   const todo = onlyStale ? targets.filter(isStale) : targets;
   if (todo.length === 0) return [];
   const esbuild = await import('esbuild');
+  notes = [];
   for (const name of todo) {
-    if (name === 'console') {
-      const { buildConsole } = await import('../console/build.mjs');
-      const { gzip } = await buildConsole(esbuild, ROOT);
-      consoleScriptGzip = gzip;
-    } else await buildTarget(esbuild, name);
+    const note = await (TARGETS[name].build ?? ((bundler) => buildTarget(bundler, name)))(esbuild);
+    if (note) notes.push(note);
   }
   return todo;
 }
@@ -136,7 +140,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const took = Math.round(performance.now() - started);
   const names = built.map((name) => `${name}/dist`);
   const what = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
-  const size =
-    consoleScriptGzip === undefined ? '' : ` (the console's script: ${(consoleScriptGzip / 1024).toFixed(1)} KB gzip-compressed)`;
-  console.log(built.length ? `Built ${what} in ${took} ms${size}.` : 'The build is up to date.');
+  const said = notes.length ? ` (${notes.join('; ')})` : '';
+  console.log(built.length ? `Built ${what} in ${took} ms${said}.` : 'The build is up to date.');
 }
