@@ -32,7 +32,8 @@ import { memoriesArea } from './memories/handlers.js';
 import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
-import { findMindByKeyHash } from './minds/store.js';
+import { findMindByKeyHash, findMindsByKeyHashesPostgres } from './minds/store.js';
+import { LookupBatcher } from './lib/lookup-batcher.js';
 import { scriptsArea } from './scripts/handlers.js';
 import { consoleRouter, isConsolePath } from './system/console.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
@@ -40,6 +41,12 @@ import { systemArea } from './system/handlers.js';
 import { tasksArea } from './tasks/handlers.js';
 import { transferArea } from './transfer/handlers.js';
 import { webhooksArea } from './webhooks/handlers.js';
+
+/**
+ * Key lookup statements running at once on PostgreSQL; the lookups that arrive meanwhile go together
+ * in the next (2 measured no better than 1: docs/performance.md, issue 32).
+ */
+const KEY_LOOKUPS_AT_ONCE = 1;
 
 export interface AppOptions {
   clock?: Clock;
@@ -151,9 +158,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     webhooks: areas.webhooks.handlers,
     computers: areas.computers.handlers,
   };
+  // Every Mind Key request looks its key up first. On SQLite that is a call in process; on
+  // PostgreSQL a round trip, so the lookups of concurrent requests share statements (measured in
+  // docs/performance.md, issue 32).
+  const mindKeyLookups =
+    dialect.name !== 'postgres'
+      ? undefined
+      : new LookupBatcher((hashes: string[]) => findMindsByKeyHashesPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE);
   // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
   const authenticator = createAuthenticator(ctx, {
-    mindByKeyHash: (keyHash) => findMindByKeyHash(db, keyHash),
+    mindByKeyHash: mindKeyLookups ? (keyHash) => mindKeyLookups.get(keyHash) : (keyHash) => findMindByKeyHash(db, keyHash),
     computerByTokenHash: (tokenHash) => findComputerByTokenHash(db, tokenHash),
     userExists: (userId) => userExists(db, userId),
   });

@@ -63,6 +63,19 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
   return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
 }
 
+/**
+ * The minds of several keys in one statement (PostgreSQL: the key lookups of concurrent requests,
+ * batched in app.ts). Keyed by hash; a key of no mind is left out.
+ */
+export async function findMindsByKeyHashesPostgres(conn: Conn, keyHashes: string[]): Promise<Map<string, MindOwner>> {
+  const rows = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at' | 'key_hash'>>(
+    conn,
+    `SELECT id, user_id, disabled_at, key_hash FROM minds WHERE key_hash = ANY(?::text[]) AND ${MIND_NOT_DELETED}`,
+    [keyHashes],
+  );
+  return new Map(rows.map((row) => [row.key_hash, { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null }]));
+}
+
 /** The mind unless it was deleted. */
 export async function findMind(conn: Conn, id: string): Promise<MindOwner | undefined> {
   const row = await conn<MindRow>('minds').where({ id }).whereRaw(MIND_NOT_DELETED).first('id', 'user_id', 'disabled_at');
