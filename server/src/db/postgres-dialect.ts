@@ -8,6 +8,15 @@ import { PostgresChannel } from './postgres-channel.js';
 const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
+ * Every connection's planner settings. random_page_cost 1.1 (PostgreSQL's default, 4, prices a page
+ * read at random as a disk seek): with the default, a ranked recall of a word in 5-10 % of a large
+ * mind scanned the whole table and tested every row's words (146 ms over 100,000 memories) instead of
+ * reading the GIN index's candidates (56 ms); docs/performance.md, issue 32. The tables of a mind are
+ * read at random on SSDs or from memory, where 1.1 is the usual figure.
+ */
+const SESSION_SETTINGS = 'SET random_page_cost = 1.1';
+
+/**
  * PostgreSQL (DESIGN section 13: nobody can hold the database): every statement ends within
  * MIND_DB_STATEMENT_TIMEOUT (the server cancels it, SQLSTATE 57014; a wait for a lock counts too), a
  * request waits at most MIND_DB_ACQUIRE_TIMEOUT for one of the MIND_DB_POOL_SIZE connections (knex
@@ -20,7 +29,16 @@ function postgresConfig(config: Config): Knex.Config {
       connectionString: config.databaseUrl,
       ...(config.dbStatementTimeoutMs > 0 ? { statement_timeout: config.dbStatementTimeoutMs } : {}),
     },
-    pool: { min: 0, max: config.dbPoolSize },
+    pool: {
+      min: 0,
+      max: config.dbPoolSize,
+      afterCreate: (connection: pg.Client, done: (err: Error | undefined, connection: pg.Client) => void) => {
+        connection.query(SESSION_SETTINGS).then(
+          () => done(undefined, connection),
+          (err: Error) => done(err, connection),
+        );
+      },
+    },
     acquireConnectionTimeout: config.dbAcquireTimeoutMs,
     log: {
       // knex prints every acquire timeout with a stack on stdout, between the JSON log lines; each is
