@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { openDatabase } from '../src/db/database.js';
 import { loadConfig } from '../src/lib/config.js';
 import { migrationSource } from '../src/migrations.js';
@@ -172,6 +172,19 @@ describe('chat search by words', () => {
 describe('chat search by meaning (local embedder)', () => {
   const svc = useService({ MIND_EMBEDDINGS: 'local' });
   const mind = helpers(svc);
+
+  // The local embedder loads its model with its first job. Chat search gives the embedder 3 s and
+  // then answers by keyword; on a loaded machine the first load alone took longer. These tests are
+  // about ranking by meaning, so they start once the model answers (a memory embedded).
+  before(async () => {
+    const { auth } = await svc.mind();
+    await svc.http.post('/memory').set(auth).send({ category: 'fact', content: 'the model is loaded' }).expect(201);
+    await eventually(
+      async () => (await svc.http.get('/memory/stats').set(auth).expect(200)).body.pending_embeddings === 0,
+      30_000,
+      'the local embedder answers',
+    );
+  });
 
   test('a paraphrase finds a message without a word in common; hybrid finds it too, keyword does not', async () => {
     const m = await mind();
