@@ -162,9 +162,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // PostgreSQL a round trip, so the lookups of concurrent requests share statements (measured in
   // docs/performance.md, issue 32).
   const mindKeyLookups =
-    dialect.name !== 'postgres'
-      ? undefined
-      : new LookupBatcher((hashes: string[]) => findMindsByKeyHashesPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE);
+    dialect.name === 'postgres'
+      ? new LookupBatcher((hashes: string[]) => findMindsByKeyHashesPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE)
+      : undefined;
   // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
   const authenticator = createAuthenticator(ctx, {
     mindByKeyHash: mindKeyLookups ? (keyHash) => mindKeyLookups.get(keyHash) : (keyHash) => findMindByKeyHash(db, keyHash),
