@@ -209,9 +209,9 @@ describe('typing plan', () => {
   test('other characters are typed slower, in their own runs', () => {
     assert.deepEqual(typingPlan('héllo ✓', 5), [
       { text: 'h', delayMs: 5 },
-      { text: 'é', delayMs: 200 },
+      { text: 'é', delayMs: 800 },
       { text: 'llo ', delayMs: 5 },
-      { text: '✓', delayMs: 200 },
+      { text: '✓', delayMs: 800 },
     ]);
   });
 
@@ -219,7 +219,7 @@ describe('typing plan', () => {
     const han = '漢'.repeat(3000);
     assert.deepEqual(typingPlan(han, 5), [{ text: han, delayMs: 10 }]);
     const mixed = 'aé'.repeat(100);
-    assert.deepEqual(typingPlan(mixed, 5), [{ text: mixed, delayMs: 200 }]);
+    assert.deepEqual(typingPlan(mixed, 5), [{ text: mixed, delayMs: 300 }]);
   });
 });
 

@@ -19,15 +19,18 @@ const PLAIN = /[\x20-\x7e\n\t]+|[^\x20-\x7e\n\t]+/g;
  * How to type a text: plain runs at `fastMs` a character; other characters (é, ✓, 漢) much slower.
  * xdotool types those by binding a spare keycode, pressing it, and undoing the binding `delay / 4` later;
  * an application that reads the key after the binding is gone receives nothing. Under load a 50 ms
- * window (200 ms pace) kept every character where 1 to 10 ms lost some. The pace shrinks for texts with
- * many such characters (never below `fastMs`) so typing stays within about 30 s; a text that switches
- * very often is typed in one go.
+ * window (200 ms pace) kept every character where 1 to 10 ms lost some, yet CI on a busy 2-core machine
+ * once lost a ✓ with it; 800 ms (a 200 ms window) leaves four times that margin. The pace shrinks for
+ * texts with many such characters (never below `fastMs`) so typing stays within about 30 s; a text
+ * that switches very often is typed in one go.
  */
+const SLOWEST_PACE_MS = 800;
+
 export function typingPlan(text: string, fastMs: number): Array<{ text: string; delayMs: number }> {
   const parts = text.match(PLAIN) ?? [];
   const special = [...text].filter((ch) => !/[\x20-\x7e\n\t]/.test(ch)).length;
   if (special === 0) return [{ text, delayMs: fastMs }];
-  const slowMs = Math.max(fastMs, Math.min(200, Math.floor(30_000 / special)));
+  const slowMs = Math.max(fastMs, Math.min(SLOWEST_PACE_MS, Math.floor(30_000 / special)));
   if (parts.length > 50) return [{ text, delayMs: slowMs }];
   return parts.map((part) => ({ text: part, delayMs: /^[\x20-\x7e\n\t]/.test(part) ? fastMs : slowMs }));
 }
