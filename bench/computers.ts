@@ -23,6 +23,8 @@ export interface ComputersOptions {
 export const COMPUTERS_FULL: ComputersOptions = { latencyPolls: 1000, commands: 1000, idlePolls: 10_000 };
 export const COMPUTERS_QUICK: ComputersOptions = { latencyPolls: 100, commands: 100, idlePolls: 500 };
 const TARGETS = { p50: 5, p99: 25, rssMb: 300 };
+/** Issue 32: on PostgreSQL the p50 must be at most this (the scale-out path must not be the slow path). */
+const POSTGRES_P50_MS = 3;
 const POLL_WAIT_S = 60;
 
 export interface Computer {
@@ -176,7 +178,7 @@ export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions)
         kind,
         `${ms(p50)} (${opts.commands.toLocaleString('en')} commands, max ${ms(sorted.at(-1)!)})`,
         { p50_ms: p50, p99_ms: p99, max_ms: sorted.at(-1)! },
-        { op: '<=', value: TARGETS.p50, unit: 'ms' },
+        { op: '<=', value: kind === 'postgresql' ? POSTGRES_P50_MS : TARGETS.p50, unit: 'ms' },
         p50,
       ),
       row(`${label}: p99`, kind, ms(p99), { p99_ms: p99 }, { op: '<=', value: TARGETS.p99, unit: 'ms' }, p99),

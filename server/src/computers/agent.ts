@@ -4,7 +4,7 @@ import { ApiError } from '../http/api-error.js';
 import { FailureLimit, waitInWords } from '../http/failure-limit.js';
 import { type RateLimiter, clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
-import { type CommandBus, waitUnlessAborted } from './bus.js';
+import { type CommandBus, handedOver, waitUnlessAborted } from './bus.js';
 import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
 import { presentResult, splitResult } from './results.js';
@@ -119,27 +119,40 @@ export class AgentService {
 
   /**
    * Long-poll: answers at once with queued commands, else as soon as one is queued, else empty after
-   * `wait` seconds. Handing over is a database write (`sent`) made when answering; a newer poll of
-   * the same computer, a disable or the client going away ends the wait with nothing handed over.
+   * `wait` seconds. Handing over is a database write (`sent`) made when answering, or (PostgreSQL,
+   * a command queued in this instance) made by the statement that queues it, which then hands it to
+   * this poll directly (`taken`). A newer poll of the same computer, a disable or the client going
+   * away ends the wait with nothing handed over.
    */
   async poll(computer: AgentCaller, waitSeconds = POLL_DEFAULT_WAIT_S, signal?: AbortSignal): Promise<{ commands: PolledCommand[] }> {
     const deadline = Date.now() + waitSeconds * 1000;
     let woken = false;
+    /** Whether to look in the database before waiting (not after a handoff that found nothing new). */
+    let look = true;
     for (;;) {
       const remaining = deadline - Date.now();
       // Subscribed before looking, so a command queued in between still wakes this poll.
       const waiter = remaining > 0 ? this.bus.waitForComputer(computer.computerId, remaining) : undefined;
       const claimed = signal?.aborted
         ? undefined
-        : await this.claim(computer.computerId, woken).catch((err) => {
-            waiter?.cancel();
-            throw err;
-          });
+        : !look
+          ? []
+          : await this.claim(computer.computerId, woken).catch((err) => {
+              waiter?.cancel();
+              throw err;
+            });
       if (!claimed || claimed.length > 0 || !waiter) {
         waiter?.cancel();
         return { commands: claimed ?? [] };
       }
-      if ((await waitUnlessAborted(waiter, signal)) !== 'woken') return { commands: [] };
+      const reason = await waitUnlessAborted(waiter, signal);
+      if (reason === 'taken') {
+        const outcome = await handedOver(waiter, signal);
+        if (outcome.commands) return { commands: outcome.commands };
+        if (signal?.aborted) return { commands: [] };
+        look = outcome.look;
+      } else if (reason !== 'woken') return { commands: [] };
+      else look = true;
       woken = true;
     }
   }

@@ -1,12 +1,40 @@
 import type { ServerResponse } from 'node:http';
+import type { PolledCommand } from '@mindservice/contract';
 
-/** Why a wait ended. */
-export type WakeReason = 'woken' | 'timeout' | 'replaced' | 'aborted' | 'closed';
+/** Why a wait ended; `taken`: a poll taken to be handed a command directly (`handoff` says which). */
+export type WakeReason = 'woken' | 'timeout' | 'replaced' | 'aborted' | 'closed' | 'taken';
 
 export interface Waiter {
   readonly done: Promise<WakeReason>;
   /** Stops waiting (resolves `aborted`); harmless after the wait ended. */
   cancel(): void;
+}
+
+/**
+ * How a taken poll's handoff ended: its commands; or none, and whether to look in the database before
+ * waiting again (only if its computer was notified meanwhile: a request that could not queue, say for
+ * a computer its caller cannot see, costs the poll nothing).
+ */
+export type HandoffOutcome = { commands: PolledCommand[] } | { commands?: undefined; look: boolean };
+
+/** A poll's wait, which may end `taken`. */
+export interface PollWaiter extends Waiter {
+  /** After `taken`: how the handoff ended (`look: false` too when the poll gave it up, `abandon`). */
+  readonly handoff: Promise<HandoffOutcome>;
+  /** The poll's client went away while it was taken: a later `deliver` answers false. */
+  abandon(): void;
+}
+
+/**
+ * A held poll taken out of its wait by the request queueing a command for its computer in this
+ * instance, so the statement that queues can hand the command over (`sent`) in the same round trip
+ * instead of the poll claiming it in another. Exactly one of `deliver` and `release` follows.
+ */
+export interface PollHandoff {
+  /** Gives the poll its commands; false when its client went away meanwhile (nothing reached it). */
+  deliver(commands: PolledCommand[]): boolean;
+  /** Nothing was handed over: the poll looks in the database again. */
+  release(): void;
 }
 
 /**
@@ -28,8 +56,10 @@ export interface CommandBus {
   /** A command finished: wake whoever waits for its result. */
   notifyCommand(commandId: string): void;
   /** The computer's poll; a newer one for the same computer ends this one with `replaced`. */
-  waitForComputer(computerId: string, ms: number): Waiter;
+  waitForComputer(computerId: string, ms: number): PollWaiter;
   waitForCommand(commandId: string, ms: number): Waiter;
+  /** Takes this computer's poll waiting here, if any, out of its wait to hand it a command directly. */
+  takePoll(computerId: string): PollHandoff | undefined;
   /** Whether this computer has a poll waiting here now. */
   isPolling(computerId: string): boolean;
   /** Ends every wait with `closed`. */
@@ -38,13 +68,25 @@ export interface CommandBus {
 
 interface Entry {
   finish(reason: WakeReason): void;
+  /** Ends the wait with `taken`; undefined when it had ended already. On release, `lookAgain` says whether to look. */
+  take(lookAgain: () => boolean): PollHandoff | undefined;
 }
 
 /** One timer per wait (its deadline), nothing per second. */
-function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry; waiter: Waiter } {
+function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry; waiter: PollWaiter } {
   let resolve!: (reason: WakeReason) => void;
   const done = new Promise<WakeReason>((r) => (resolve = r));
   let finished = false;
+  // A taken poll's handoff: open until delivered, released or abandoned, whichever comes first.
+  let handoffOpen = false;
+  let settleHandoff!: (outcome: HandoffOutcome) => void;
+  const handoff = new Promise<HandoffOutcome>((r) => (settleHandoff = r));
+  const closeHandoff = (outcome: HandoffOutcome) => {
+    if (!handoffOpen) return false;
+    handoffOpen = false;
+    settleHandoff(outcome);
+    return true;
+  };
   const entry: Entry = {
     finish(reason) {
       if (finished) return;
@@ -53,19 +95,29 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
       onFinish(entry);
       resolve(reason);
     },
+    take(lookAgain) {
+      if (finished) return undefined;
+      handoffOpen = true;
+      entry.finish('taken');
+      return { deliver: (commands) => closeHandoff({ commands }), release: () => void closeHandoff({ look: lookAgain() }) };
+    },
   };
   const timer = setTimeout(() => entry.finish('timeout'), ms);
-  return { entry, waiter: { done, cancel: () => entry.finish('aborted') } };
+  const waiter: PollWaiter = { done, cancel: () => entry.finish('aborted'), handoff, abandon: () => void closeHandoff({ look: false }) };
+  return { entry, waiter };
 }
 
 export class InProcessCommandBus implements CommandBus {
   private readonly polls = new Map<string, Entry>();
+  /** Polls taken for a handoff, by computer: whether the computer was notified while they were out. */
+  private readonly taken = new Map<string, Set<{ notified: boolean }>>();
   private readonly commandWaiters = new Map<string, Set<Entry>>();
   private closed = false;
   readonly computerChannel = undefined;
 
   notifyComputer(computerId: string) {
     this.polls.get(computerId)?.finish('woken');
+    for (const mark of this.taken.get(computerId) ?? []) mark.notified = true;
   }
 
   notifyComputerHere(computerId: string) {
@@ -76,7 +128,7 @@ export class InProcessCommandBus implements CommandBus {
     for (const entry of [...(this.commandWaiters.get(commandId) ?? [])]) entry.finish('woken');
   }
 
-  waitForComputer(computerId: string, ms: number): Waiter {
+  waitForComputer(computerId: string, ms: number): PollWaiter {
     this.polls.get(computerId)?.finish('replaced');
     const { entry, waiter } = makeEntry(ms, (e) => {
       if (this.polls.get(computerId) === e) this.polls.delete(computerId);
@@ -101,6 +153,29 @@ export class InProcessCommandBus implements CommandBus {
     return waiter;
   }
 
+  takePoll(computerId: string): PollHandoff | undefined {
+    const mark = { notified: false };
+    const handoff = this.polls.get(computerId)?.take(() => mark.notified);
+    if (!handoff) return undefined;
+    const marks = this.taken.get(computerId) ?? new Set();
+    marks.add(mark);
+    this.taken.set(computerId, marks);
+    const untrack = () => {
+      marks.delete(mark);
+      if (marks.size === 0 && this.taken.get(computerId) === marks) this.taken.delete(computerId);
+    };
+    return {
+      deliver(commands) {
+        untrack();
+        return handoff.deliver(commands);
+      },
+      release() {
+        untrack();
+        handoff.release();
+      },
+    };
+  }
+
   isPolling(computerId: string) {
     return this.polls.has(computerId);
   }
@@ -119,6 +194,19 @@ export function clientGone(res: ServerResponse): AbortSignal {
     if (!res.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/** How a taken poll's handoff ended; `look: false` when the client went away first. */
+export async function handedOver(waiter: PollWaiter, signal: AbortSignal | undefined): Promise<HandoffOutcome> {
+  if (!signal) return waiter.handoff;
+  if (signal.aborted) waiter.abandon();
+  const onAbort = () => waiter.abandon();
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await waiter.handoff;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** Waits for the waiter, or stops waiting (`aborted`) when the client goes away. */

@@ -12,6 +12,10 @@ import type { OneStatementDispatch, QueueAttempt, QueueFacts } from './dispatch.
  * mind's last_activity as every write does (events/recorder.ts postgresTouchMind: a row another
  * writer holds is skipped) and notifies the instances (the NOTIFY is delivered at commit, so no
  * instance wakes for a command that is not there). No row: no such computer for this caller.
+ *
+ * When this instance holds the computer's poll (the handoff flag) and no older command waits, the
+ * command is handed over at once instead: inserted `sent`, the computer seen, nobody notified; the
+ * caller gives it to that poll, saving the poll's claim (a round trip).
  */
 const QUEUE = `
 WITH computer AS (
@@ -20,18 +24,29 @@ WITH computer AS (
   WHERE c.id = ? AND c.user_id = ? AND (?::text IS NULL OR c.mind_id = ?)
 ), queued AS (
   SELECT count(*)::int AS n FROM commands WHERE computer_id = ? AND status = 'queued'
+), handoff AS (
+  SELECT ?::boolean AND queued.n = 0 AS now FROM queued
 ), inserted AS (
-  INSERT INTO commands (id, computer_id, type, payload, status, attempts, created_at)
-  SELECT ?, computer.id, ?, ?, 'queued', 0, ?
-  FROM computer, queued
+  INSERT INTO commands (id, computer_id, type, payload, status, attempts, created_at, sent_at)
+  SELECT ?, computer.id, ?, ?, CASE WHEN handoff.now THEN 'sent' ELSE 'queued' END, CASE WHEN handoff.now THEN 1 ELSE 0 END, ?,
+    CASE WHEN handoff.now THEN ? END
+  FROM computer, queued, handoff
   WHERE computer.status = 'active' AND NOT computer.mind_disabled AND queued.n < ?
-  RETURNING computer_id, pg_notify(?, computer_id)
+  RETURNING computer_id, status, CASE WHEN status = 'queued' THEN pg_notify(?, computer_id) END
+), seen AS (
+  UPDATE computers SET last_seen_at = ? WHERE id = (SELECT computer_id FROM inserted WHERE status = 'sent')
 ), touched AS (
   ${postgresTouchMind('(SELECT computer.mind_id FROM computer, inserted)')}
 )
 SELECT computer.mind_id, computer.status, computer.mind_disabled, queued.n AS queued_before,
-  EXISTS (SELECT 1 FROM inserted) AS inserted
+  EXISTS (SELECT 1 FROM inserted) AS inserted, EXISTS (SELECT 1 FROM inserted WHERE status = 'sent') AS handed_over
 FROM computer, queued`;
+
+/** A handed-over command whose poll had gone meanwhile goes back to the queue, and the instances are told. */
+const REQUEUE = `
+UPDATE commands SET status = 'queued', sent_at = NULL, attempts = attempts - 1
+WHERE id = ? AND status = 'sent'
+RETURNING pg_notify(?, computer_id)`;
 
 /**
  * Touches the computer if it is active, and only then hands over its oldest queued commands
@@ -60,6 +75,7 @@ interface QueueRow {
   mind_disabled: boolean;
   queued_before: number;
   inserted: boolean;
+  handed_over: boolean;
 }
 
 interface ClaimRow {
@@ -72,7 +88,7 @@ interface ClaimRow {
 
 export const postgresDispatch: OneStatementDispatch = {
   async queue(conn: Conn, attempt: QueueAttempt): Promise<QueueFacts | undefined> {
-    const { command, scope, cap, notifyChannel } = attempt;
+    const { command, scope, cap, notifyChannel, handOver } = attempt;
     const mindId = scope.mindId ?? null;
     const [row] = await runSql<QueueRow>(conn, QUEUE, [
       command.computer_id,
@@ -80,12 +96,15 @@ export const postgresDispatch: OneStatementDispatch = {
       mindId,
       mindId,
       command.computer_id,
+      handOver,
       command.command_id,
       command.type,
       JSON.stringify(command.payload),
       command.created_at,
+      command.created_at,
       cap,
       notifyChannel,
+      command.created_at,
       command.created_at,
     ]);
     if (!row) return undefined;
@@ -95,7 +114,12 @@ export const postgresDispatch: OneStatementDispatch = {
       mindDisabled: row.mind_disabled,
       queuedBefore: Number(row.queued_before),
       queued: row.inserted,
+      handedOver: row.handed_over,
     };
+  },
+
+  async requeue(conn: Conn, commandId: string, notifyChannel: string): Promise<void> {
+    await runSql(conn, REQUEUE, [commandId, notifyChannel]);
   },
 
   async claim(conn: Conn, computerId: string, now: string, limit: number): Promise<PolledCommand[] | undefined> {

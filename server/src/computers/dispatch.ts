@@ -11,6 +11,8 @@ export interface QueueAttempt {
   cap: number;
   /** The instance channel that wakes polls: notified by the same statement, when it queues. */
   notifyChannel: string;
+  /** This instance holds the computer's poll: hand the command over now (`sent`) if no older one waits. */
+  handOver: boolean;
 }
 
 /** What the statement found; the command was queued when `queued` (the service says why not). */
@@ -20,6 +22,8 @@ export interface QueueFacts {
   mindDisabled: boolean;
   queuedBefore: number;
   queued: boolean;
+  /** Queued as `sent`, for the poll this instance holds (asked with `handOver`). */
+  handedOver: boolean;
 }
 
 /**
@@ -30,6 +34,8 @@ export interface QueueFacts {
 export interface OneStatementDispatch {
   /** Undefined when the caller sees no such computer. */
   queue(conn: Conn, attempt: QueueAttempt): Promise<QueueFacts | undefined>;
+  /** A handed-over command that did not reach its poll is queued again (`queued`), and the instances told. */
+  requeue(conn: Conn, commandId: string, notifyChannel: string): Promise<void>;
   /** Touches the computer and hands over its oldest queued commands; undefined when it is disabled or gone. */
   claim(conn: Conn, computerId: string, now: string, limit: number): Promise<PolledCommand[] | undefined>;
 }

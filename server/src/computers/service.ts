@@ -5,7 +5,7 @@ import { decodeCursorText, encodeCursorText } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
-import type { OneStatementDispatch } from './dispatch.js';
+import type { OneStatementDispatch, QueueFacts } from './dispatch.js';
 import { recordCommandFinished } from './events.js';
 import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import { checkOnScreen, type NewCommand } from './payloads.js';
@@ -241,14 +241,28 @@ export class ComputersService {
     channel: string,
   ): Promise<QueuedOn> {
     const cap = this.ctx.config.maxQueuedCommandsPerComputer;
-    const facts = await dispatch.queue(this.ctx.db, { command, scope: scopeOf(caller), cap, notifyChannel: channel });
+    // The computer's poll held here, if any, waits for this statement instead of claiming afterwards.
+    const poll = this.bus.takePoll(command.computer_id);
+    let facts: QueueFacts | undefined;
+    try {
+      facts = await dispatch.queue(this.ctx.db, { command, scope: scopeOf(caller), cap, notifyChannel: channel, handOver: !!poll });
+    } finally {
+      if (!facts?.handedOver) poll?.release();
+    }
     if (!facts) throw ApiError.notFound('Computer');
     if (!facts.queued) {
       if (facts.mindDisabled) throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
       if (!facts.active) throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
       throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
     }
-    this.bus.notifyComputerHere(command.computer_id); // the statement told the other instances
+    if (facts.handedOver) {
+      const { command_id, type, payload, created_at } = command;
+      // Its client went away meanwhile: nobody has seen the command, so it waits for the next poll.
+      if (!poll!.deliver([{ command_id, type, payload, created_at }])) {
+        await dispatch.requeue(this.ctx.db, command_id, channel);
+        this.bus.notifyComputerHere(command.computer_id);
+      }
+    } else this.bus.notifyComputerHere(command.computer_id); // the statement told the other instances
     return { id: command.computer_id, mind_id: facts.mindId };
   }
 

@@ -1,5 +1,5 @@
 import type { InstanceChannel } from '../db/dialect.js';
-import { type CommandBus, InProcessCommandBus, type Waiter } from './bus.js';
+import { type CommandBus, InProcessCommandBus, type PollHandoff, type PollWaiter, type Waiter } from './bus.js';
 
 const COMPUTER_TOPIC = 'mind_service_computer';
 const COMMAND_TOPIC = 'mind_service_command';
@@ -37,12 +37,16 @@ export class SharedCommandBus implements CommandBus {
     this.channel.publish(COMMAND_TOPIC, commandId);
   }
 
-  waitForComputer(computerId: string, ms: number): Waiter {
+  waitForComputer(computerId: string, ms: number): PollWaiter {
     return this.local.waitForComputer(computerId, ms);
   }
 
   waitForCommand(commandId: string, ms: number): Waiter {
     return this.local.waitForCommand(commandId, ms);
+  }
+
+  takePoll(computerId: string): PollHandoff | undefined {
+    return this.local.takePoll(computerId);
   }
 
   isPolling(computerId: string) {
