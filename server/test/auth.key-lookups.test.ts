@@ -3,8 +3,9 @@
 // working for every request that arrives after its mind was deleted or disabled.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { setMindDisabled } from '../src/minds/store.js';
-import { bearer, useService } from './harness.js';
+import { sha256Hex } from '../src/lib/secrets.js';
+import { findMindsByKeyHashesPostgres, setMindDisabled } from '../src/minds/store.js';
+import { bearer, TEST_DATABASE_URL, useService } from './harness.js';
 
 describe('Mind Keys looked up by concurrent requests', () => {
   const svc = useService();
@@ -58,5 +59,21 @@ describe('Mind Keys looked up by concurrent requests', () => {
       stop = true;
       await Promise.all(load);
     }
+  });
+
+  test('one batch of 150 keys (statements of 64 at most, the last padded) finds exactly the minds among them', {
+    skip: TEST_DATABASE_URL ? false : 'PostgreSQL only (MIND_TEST_DATABASE_URL)',
+  }, async () => {
+    const owner = await svc.user();
+    const minds: Array<{ mindId: string; mindKey: string }> = [];
+    for (let i = 0; i < 3; i++) minds.push(await svc.addMind(owner.jwt, `batched ${i}`));
+    const hashes = Array.from({ length: 150 }, (_, i) => sha256Hex(`mk_unknown_${i}`));
+    // The first key of the second statement, the last of the second, the last of all.
+    [64, 127, 149].forEach((at, i) => (hashes[at] = sha256Hex(minds[i]!.mindKey)));
+    const found = await findMindsByKeyHashesPostgres(svc.ctx.db, hashes);
+    assert.deepEqual(
+      [...found].map(([hash, mind]) => [hash, mind.id, mind.userId, mind.disabled]).sort(),
+      minds.map((m) => [sha256Hex(m.mindKey), m.mindId, owner.userId, false]).sort(),
+    );
   });
 });

@@ -64,16 +64,35 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
 }
 
 /**
+ * The lookup's statement for each list length: a fixed `IN (?, ...)` list, padded with NULLs (which
+ * match nothing). PostgreSQL plans such a statement once per connection (its generic plan costs what
+ * a custom one does); `key_hash = ANY(array)` kept getting custom plans, and planning took ten times
+ * the execution (0.17 against 0.016 ms), on every request's key.
+ */
+const KEY_LOOKUP_SIZES = [1, 2, 4, 8, 16, 32, 64];
+const KEY_LOOKUPS = new Map(
+  KEY_LOOKUP_SIZES.map((n) => [
+    n,
+    `SELECT id, user_id, disabled_at, key_hash FROM minds WHERE key_hash IN (${Array(n).fill('?').join(', ')}) AND ${MIND_NOT_DELETED}`,
+  ]),
+);
+
+/**
  * The minds of several keys in one statement (PostgreSQL: the key lookups of concurrent requests,
- * batched in app.ts). Keyed by hash; a key of no mind is left out.
+ * batched in app.ts; more than 64 keys take one statement per 64). Keyed by hash; a key of no mind is
+ * left out.
  */
 export async function findMindsByKeyHashesPostgres(conn: Conn, keyHashes: string[]): Promise<Map<string, MindOwner>> {
-  const rows = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at' | 'key_hash'>>(
-    conn,
-    `SELECT id, user_id, disabled_at, key_hash FROM minds WHERE key_hash = ANY(?::text[]) AND ${MIND_NOT_DELETED}`,
-    [keyHashes],
-  );
-  return new Map(rows.map((row) => [row.key_hash, { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null }]));
+  const found = new Map<string, MindOwner>();
+  const most = KEY_LOOKUP_SIZES.at(-1)!;
+  for (let i = 0; i < keyHashes.length; i += most) {
+    const keys = keyHashes.slice(i, i + most);
+    const size = KEY_LOOKUP_SIZES.find((n) => n >= keys.length)!;
+    const padded = [...keys, ...Array<null>(size - keys.length).fill(null)];
+    const rows = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at' | 'key_hash'>>(conn, KEY_LOOKUPS.get(size)!, padded);
+    for (const row of rows) found.set(row.key_hash, { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null });
+  }
+  return found;
 }
 
 /** The mind unless it was deleted. */
