@@ -69,7 +69,7 @@ describe('Mind Keys looked up by concurrent requests', () => {
     for (let i = 0; i < 3; i++) minds.push(await svc.addMind(owner.jwt, `batched ${i}`));
     const hashes = Array.from({ length: 150 }, (_, i) => sha256Hex(`mk_unknown_${i}`));
     // The first key of the second statement, the last of the second, the last of all.
-    [64, 127, 149].forEach((at, i) => (hashes[at] = sha256Hex(minds[i]!.mindKey)));
+    for (const [i, at] of [64, 127, 149].entries()) hashes[at] = sha256Hex(minds[i]!.mindKey);
     const found = await findMindsByKeyHashesPostgres(svc.ctx.db, hashes);
     assert.deepEqual(
       [...found].map(([hash, mind]) => [hash, mind.id, mind.userId, mind.disabled]).sort(),
