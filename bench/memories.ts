@@ -28,6 +28,8 @@ export const MEMORIES_FULL: MemoriesOptions = { memories: 100_000, queriesPerKin
 export const MEMORIES_QUICK: MemoriesOptions = { memories: 10_000, queriesPerKind: 50, writeSeconds: 1 };
 /** Recall (hybrid, the default) over 100,000 memories, keyword-only recall as before, and writes. */
 const TARGETS = { p50: 15, p99: 60, keywordP50: 10, keywordP99: 50, writes: 2000 };
+/** Issue 32 holds PostgreSQL's recall to more than SQLite's (the scale-out path must not be the slow path). */
+const POSTGRES_TARGETS: typeof TARGETS = { ...TARGETS, p50: 10, p99: 50 };
 
 /** Writes `total` memories into the mind through the store, in one transaction. Answers the seconds taken. */
 export async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
@@ -158,22 +160,23 @@ export async function benchMemories(kind: DatabaseKind, opts: MemoriesOptions): 
     const result = await autocannon({ ...write, duration: opts.writeSeconds });
     const failed = result.non2xx + result.errors + result.timeouts;
     const writes = result.requests.average;
+    const targets = kind === 'postgresql' ? POSTGRES_TARGETS : TARGETS;
     return [
       row(
         `${label}: p50`,
         kind,
         `${ms(p50)} (${queries})`,
         { p50_ms: p50, p99_ms: p99, seed_s: seedSeconds, ...perKind },
-        { op: '<=', value: TARGETS.p50, unit: 'ms' },
+        { op: '<=', value: targets.p50, unit: 'ms' },
         p50,
       ),
-      row(`${label}: p99`, kind, ms(p99), { p99_ms: p99 }, { op: '<=', value: TARGETS.p99, unit: 'ms' }, p99),
+      row(`${label}: p99`, kind, ms(p99), { p99_ms: p99 }, { op: '<=', value: targets.p99, unit: 'ms' }, p99),
       row(
         `recall (mode=keyword) over ${count(opts.memories)} memories: p50 / p99`,
         kind,
         `${ms(keywordP50)} / ${ms(keywordP99)}`,
         { p50_ms: keywordP50, p99_ms: keywordP99 },
-        { op: '<=', value: TARGETS.keywordP50, unit: 'ms' },
+        { op: '<=', value: targets.keywordP50, unit: 'ms' },
         keywordP50,
       ),
       row(
@@ -187,7 +190,7 @@ export async function benchMemories(kind: DatabaseKind, opts: MemoriesOptions): 
         kind,
         `${count(writes)} writes/s (p50 ${ms(result.latency.p50)}, p99 ${ms(result.latency.p99)}${failed ? `, ${failed} failed` : ''})`,
         { writes_per_s: writes, p50_ms: result.latency.p50, p99_ms: result.latency.p99, failed },
-        { op: '>=', value: TARGETS.writes, unit: 'writes/s' },
+        { op: '>=', value: targets.writes, unit: 'writes/s' },
         writes,
       ),
     ];
