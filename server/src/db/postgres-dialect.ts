@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { Config } from '../lib/config.js';
 import type { Conn, Dialect } from './dialect.js';
 import { PostgresChannel } from './postgres-channel.js';
+import { inLightTransaction } from './postgres-light-transaction.js';
 
 /** The database's clock as the ISO text the timestamp columns hold. */
 const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -114,6 +115,7 @@ export const postgresDialect: Dialect = {
   },
 
   oneWriterAtATime: false,
+  lightTransaction: inLightTransaction,
   async lockRows(query) {
     await query.forUpdate();
   },

@@ -76,6 +76,11 @@ export class WriteBatcher<Change> {
     });
   }
 
+  /** PostgreSQL's batches run in its light transaction (db/postgres-light-transaction.ts): a batch is a few writes, knex's transaction cost weighs. */
+  private transaction<T>(work: (trx: Trx) => Promise<T>): Promise<T> {
+    return this.dialect.lightTransaction ? this.dialect.lightTransaction(this.db, work) : this.db.transaction(work);
+  }
+
   private async drain() {
     try {
       while (this.queue.length > 0) {
@@ -93,7 +98,7 @@ export class WriteBatcher<Change> {
     let committing = false;
     let values: unknown[];
     try {
-      values = await this.db.transaction(async (trx) => {
+      values = await this.transaction(async (trx) => {
         const results: unknown[] = [];
         for (const job of jobs) results.push(await job.work(trx, this.atOnce));
         committing = true;
@@ -109,7 +114,7 @@ export class WriteBatcher<Change> {
 
   private async runAlone(job: Job<Change>) {
     try {
-      job.resolve(await this.db.transaction((trx) => job.work(trx, this.atOnce)));
+      job.resolve(await this.transaction((trx) => job.work(trx, this.atOnce)));
     } catch (error) {
       job.reject(error);
     }
