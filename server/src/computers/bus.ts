@@ -196,28 +196,22 @@ export function clientGone(res: ServerResponse): AbortSignal {
   return controller.signal;
 }
 
-/** How a taken poll's handoff ended; `look: false` when the client went away first. */
-export async function handedOver(waiter: PollWaiter, signal: AbortSignal | undefined): Promise<HandoffOutcome> {
-  if (!signal) return waiter.handoff;
-  if (signal.aborted) waiter.abandon();
-  const onAbort = () => waiter.abandon();
+/** Awaits `outcome`; `onAbort` runs when the client goes away first (or had gone already). */
+async function unlessClientGone<T>(outcome: Promise<T>, onAbort: () => void, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return outcome;
+  if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    return await waiter.handoff;
+    return await outcome;
   } finally {
     signal.removeEventListener('abort', onAbort);
   }
 }
 
+/** How a taken poll's handoff ended; `look: false` when the client went away first. */
+export const handedOver = (waiter: PollWaiter, signal: AbortSignal | undefined): Promise<HandoffOutcome> =>
+  unlessClientGone(waiter.handoff, () => waiter.abandon(), signal);
+
 /** Waits for the waiter, or stops waiting (`aborted`) when the client goes away. */
-export async function waitUnlessAborted(waiter: Waiter, signal: AbortSignal | undefined): Promise<WakeReason> {
-  if (!signal) return waiter.done;
-  if (signal.aborted) waiter.cancel();
-  const onAbort = () => waiter.cancel();
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    return await waiter.done;
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
+export const waitUnlessAborted = (waiter: Waiter, signal: AbortSignal | undefined): Promise<WakeReason> =>
+  unlessClientGone(waiter.done, () => waiter.cancel(), signal);

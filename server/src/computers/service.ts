@@ -259,8 +259,11 @@ export class ComputersService {
       const { command_id, type, payload, created_at } = command;
       // Its client went away meanwhile: nobody has seen the command, so it waits for the next poll.
       if (!poll!.deliver([{ command_id, type, payload, created_at }])) {
-        await dispatch.requeue(this.ctx.db, command_id, channel);
-        this.bus.notifyComputerHere(command.computer_id);
+        // The command is stored either way; should this fail, the sweeper ends it as not reported.
+        await dispatch.requeue(this.ctx.db, command_id, channel).then(
+          () => this.bus.notifyComputerHere(command.computer_id),
+          (err: unknown) => this.ctx.log.warn({ err, command_id }, 'command: a handoff whose poll had gone was not queued again'),
+        );
       }
     } else this.bus.notifyComputerHere(command.computer_id); // the statement told the other instances
     return { id: command.computer_id, mind_id: facts.mindId };
