@@ -37,10 +37,12 @@ describe('pnpm start, the quickstart and Ctrl-C', () => {
   before(async () => {
     const [command, args] = pnpm(['start']);
     // A process group of its own, as a terminal's foreground job: Ctrl-C reaches pnpm and the service.
+    // On SQLite, as the README's first command: a DATABASE_URL in the caller's shell is not passed on.
+    const { DATABASE_URL: _ignored, ...env } = process.env;
     child = spawn(command, args, {
       cwd: ROOT,
       detached: true,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', MIND_DATA_DIR: join(tmp, 'data'), MIND_BCRYPT_COST: '4' },
+      env: { ...env, PORT: '0', HOST: '127.0.0.1', MIND_DATA_DIR: join(tmp, 'data'), MIND_BCRYPT_COST: '4' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     exited = new Promise((done) => child.once('exit', (code) => done(code)));

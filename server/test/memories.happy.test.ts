@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Memory } from '@mindservice/contract';
-import { newId } from '../src/lib/secrets.js';
-import { ContentCipher } from '../src/memories/crypto.js';
 import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/common-words.js';
-import { MemoriesStore } from '../src/memories/store.js';
 import { bearer, TestClock, useService } from './harness.js';
+import { seedNotes } from './memories/seed.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -251,26 +248,12 @@ describe('memories: happy paths', () => {
     const { mindId, recall } = await mind();
     // Seeded through the store in one transaction: 1,200 requests would take the test seconds.
     const total = COMMON_WORD_MIN_MEMORIES + 200;
-    const base = Date.parse('2026-01-01T00:00:00Z');
-    const memories: Memory[] = Array.from({ length: total }, (_, i) => {
-      const at = new Date(base + i * 1000).toISOString();
-      const content =
-        i === 10 ? 'alpha zebra zebra' : i === 20 ? 'alpha zebra plain' : i % 2 ? `alpha beta filler${i}` : `alpha filler${i}`;
-      return {
-        id: newId(),
-        category: 'note',
-        key: null,
-        content,
-        tags: [],
-        verified: false,
-        verified_at: null,
-        source: null,
-        created_at: at,
-        updated_at: at,
-      };
-    });
-    await svc.ctx.db.transaction((trx) =>
-      new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config), svc.ctx.dialect).insertMany(trx, mindId, memories),
+    const memories = await seedNotes(
+      svc,
+      mindId,
+      Array.from({ length: total }, (_, i) => ({
+        content: i === 10 ? 'alpha zebra zebra' : i === 20 ? 'alpha zebra plain' : i % 2 ? `alpha beta filler${i}` : `alpha filler${i}`,
+      })),
     );
     const newestFirst = [...memories].reverse().map((m) => m.id);
 

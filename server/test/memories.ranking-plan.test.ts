@@ -4,11 +4,8 @@
 // memories); the service's connections price random reads as SSDs and memory do.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Memory } from '@mindservice/contract';
-import { newId } from '../src/lib/secrets.js';
-import { ContentCipher } from '../src/memories/crypto.js';
-import { MemoriesStore } from '../src/memories/store.js';
 import { TEST_DATABASE_URL, useService } from './harness.js';
+import { seedNotes } from './memories/seed.js';
 
 const WORDS = 'river stone market window garden yellow quiet morning coffee friend travel music paper lantern harbor valley'.split(' ');
 
@@ -17,30 +14,14 @@ describe('ranked recall on PostgreSQL', { skip: TEST_DATABASE_URL ? false : 'Pos
 
   test('the candidates of a word in 8 % of a large mind come from the GIN index, not a scan of the table', async () => {
     const { mindId, auth } = await svc.mind();
-    const total = 6000;
-    const base = Date.parse('2026-01-01T00:00:00Z');
-    const memories: Memory[] = Array.from({ length: total }, (_, i) => {
-      const at = new Date(base + i * 1000).toISOString();
-      // Rows the size of the benchmark's (bench/memories.ts): about 30 words, most of them rare.
+    // Rows the size of the benchmark's (bench/memories.ts): about 30 words, most of them rare.
+    const notes = Array.from({ length: 6000 }, (_, i) => {
       const words = Array.from({ length: 30 }, (_, j) =>
         j % 3 ? `${WORDS[(i + j) % WORDS.length]}${(i * 31 + j * 17) % 997}` : WORDS[(i * 7 + j * 5) % WORDS.length],
       );
-      return {
-        id: newId(),
-        category: 'note',
-        key: null,
-        content: `${words.join(' ')}${i % 12 === 0 ? ' kiwi' : ''} number${i}`,
-        tags: [`tag${i % 50}`],
-        verified: false,
-        verified_at: null,
-        source: null,
-        created_at: at,
-        updated_at: at,
-      };
+      return { content: `${words.join(' ')}${i % 12 === 0 ? ' kiwi' : ''} number${i}`, tags: [`tag${i % 50}`] };
     });
-    await svc.ctx.db.transaction((trx) =>
-      new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config), svc.ctx.dialect).insertMany(trx, mindId, memories),
-    );
+    await seedNotes(svc, mindId, notes);
     await svc.ctx.db.raw('ANALYZE memories');
 
     // The ranking statement's candidates (db/postgres-bm25.ts), planned on one of the service's connections.
