@@ -38,4 +38,28 @@ describe('ranked recall on PostgreSQL', { skip: TEST_DATABASE_URL ? false : 'Pos
     assert.equal(res.body.memories.length, 5);
     for (const hit of res.body.memories) assert.match(hit.content, /kiwi/);
   });
+
+  test("POST /memory's statement writes the row's length and repeated words itself, and the mind's statistics count them", async () => {
+    const { mindId, auth } = await svc.mind();
+    const words = async () =>
+      (await svc.ctx.db('memory_search_stats').where({ mind_id: mindId }).first(svc.ctx.db.raw('sum(words)::int AS words'))) as {
+        words: number | null;
+      };
+    const before = (await words()).words ?? 0;
+    // Without the trigger that fills them for other writers (migration 0534): the statement must write them.
+    await svc.ctx.db.raw('ALTER TABLE memories DISABLE TRIGGER memories_ranking_columns_insert');
+    const [note, secret] = await Promise.all([
+      svc.http
+        .post('/memory')
+        .set(auth)
+        .send({ category: 'note', content: 'Kiwi and kiwi, the kiwi; the plum', tags: ['fruit'] }),
+      svc.http.post('/memory').set(auth).send({ category: 'credentials', content: 'pin 1234' }),
+    ]).finally(() => svc.ctx.db.raw('ALTER TABLE memories ENABLE TRIGGER memories_ranking_columns_insert'));
+    assert.deepEqual([note.status, secret.status], [201, 201]);
+    const row = async (id: string) => await svc.ctx.db('memories').where({ id }).first('search_words', 'search_counts');
+    // kiwi, plum and fruit (and, the: stop words); kiwi three times, the twice.
+    assert.deepEqual(await row(note.body.id), { search_words: 3, search_counts: { kiwi: 3, the: 2 } });
+    assert.deepEqual(await row(secret.body.id), { search_words: null, search_counts: null });
+    assert.equal((await words()).words, before + 3);
+  });
 });

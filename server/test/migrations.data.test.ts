@@ -670,6 +670,79 @@ describe(`migrations over rows (${DB_NAME})`, () => {
     });
   });
 
+  test('0534_search_columns_written_postgres: the ranking columns keep their values; writers that leave them out get them from the trigger, inserts and updates; down makes them generated again with the same values', async () => {
+    await withDatabase(async ({ db }) => {
+      await migrateUntilBefore(db, '0534_search_columns_written_postgres');
+      if (!POSTGRES) {
+        const before = await memoryTables(db);
+        await migrateUpOnce(db, '0534_search_columns_written_postgres');
+        assert.deepEqual(await memoryTables(db), before);
+        return;
+      }
+      const { minds } = await seedAccount(db, 2);
+      const [a, b] = minds.map((m) => m.id) as [string, string];
+      await insertMemories(db, memorySeeds(a, b));
+      const columns = async () =>
+        (await db('memories').orderBy('seq').select('seq', 'search_words', 'search_counts')) as Array<{
+          seq: number;
+          search_words: number | null;
+          search_counts: Record<string, number> | null;
+        }>;
+      const stats = async () => await db('memory_search_stats').orderBy(['mind_id', 'slot']).select('*');
+      const generated = await columns();
+      const generatedStats = await stats();
+      await migrateUpOnce(db, '0534_search_columns_written_postgres');
+      assert.deepEqual(await columns(), generated);
+
+      // The code of 0533's time writes no ranking columns: the trigger fills them, and the statistics count them.
+      const [added] = await insertMemories(db, [{ mind: a, category: 'note', key: null, content: 'kiwi and kiwi, the kiwi', tags: [] }]);
+      const [secret] = await insertMemories(db, [{ mind: a, category: 'credentials', key: null, content: 'pin 1234', tags: [] }]);
+      const row = async (id: string) =>
+        (await db('memories').where({ id }).first('search_words', 'search_counts')) as Record<string, unknown>;
+      assert.deepEqual(await row(added!.id), { search_words: 1, search_counts: { kiwi: 3 } });
+      assert.deepEqual(await row(secret!.id), { search_words: null, search_counts: null });
+      const sumOf = async (mind: string) =>
+        (await db('memory_search_stats')
+          .where({ mind_id: mind })
+          .first(db.raw('sum(memories)::int AS n'), db.raw('sum(words)::int AS w'))) as {
+          n: number;
+          w: number;
+        };
+      const before = await sumOf(a);
+      // An update of the vector computes them again (and the statistics follow); other updates leave them.
+      await db('memories')
+        .where({ id: added!.id })
+        .update({ search_vector: db.raw(`to_tsvector('simple', 'plum plum pear fig')`) });
+      assert.deepEqual(await row(added!.id), { search_words: 3, search_counts: { plum: 2 } });
+      assert.deepEqual(await sumOf(a), { n: before.n, w: before.w + 2 });
+      await db('memories').where({ id: added!.id }).update({ verified: true });
+      assert.deepEqual(await row(added!.id), { search_words: 3, search_counts: { plum: 2 } });
+      // A writer that computes them itself (POST /memory's statement) is not computed for again: its values stay.
+      const own = randomUUID();
+      await db('memories').insert({
+        id: own,
+        mind_id: b,
+        category: 'note',
+        content: 'fig fig',
+        tags: '[]',
+        verified: false,
+        created_at: at(clock),
+        updated_at: at(clock++),
+        search_vector: db.raw(`to_tsvector('simple', 'fig fig')`),
+        search_words: 5,
+        search_counts: JSON.stringify({ fig: 9 }),
+      });
+      assert.deepEqual(await row(own), { search_words: 5, search_counts: { fig: 9 } });
+      await db('memories').where({ id: own }).delete();
+
+      const written = await columns();
+      await migrateDownOnce(db, '0534_search_columns_written_postgres');
+      assert.deepEqual(await columns(), written, 'generated again, with the same values');
+      await assert.rejects(db('memories').where({ id: added!.id }).update({ search_words: 7 }), /can only be updated to DEFAULT/);
+      assert.notDeepEqual(await stats(), generatedStats, 'the statistics moved with the writes');
+    });
+  });
+
   test('0532_search_lengths_sqlite: every ranking row measured again without stop words and each mind summed again (SQLite); down measures every word', async () => {
     await withDatabase(async ({ db }) => {
       await migrateUntilBefore(db, '0532_search_lengths_sqlite');

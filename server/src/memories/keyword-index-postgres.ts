@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
 import type { ChangeParts } from '../events/recorder.js';
 import { inHitOrder, postgresRankedHits, tsqueryOf } from '../db/postgres-bm25.js';
+import { rankingColumnsOf } from '../db/postgres-ranking-columns.js';
 import { rankingWords, searchWords } from '../lib/search-words.js';
 import { wordVariants } from '../lib/word-variants.js';
 import type { KeywordIndex } from './keyword-index.js';
@@ -19,8 +20,8 @@ const searchVector = (conn: Conn, memory: Memory) =>
 
 /**
  * PostgreSQL's keyword index: the row's own search_vector (migration 0500, with a GIN index),
- * written with the row, and what the database derives from it (0533: the row's length and repeated
- * words); each mind's count of indexed memories and their total length are kept in
+ * written with the row, and what is derived from it (0533: the row's length and repeated words,
+ * written by POST /memory's statement or else by a trigger since 0534); each mind's count of indexed memories and their total length are kept in
  * memory_search_stats by a trigger. Ranked recall is BM25 as on SQLite (recall-sqlite.ts), in one
  * statement (db/postgres-bm25.ts): the query's ranking words, each with its variants
  * (word-variants.ts) as one term, counted among the mind's own memories.
@@ -31,10 +32,14 @@ const SEARCH_TABLES = { rows: 'memories', stats: 'memory_search_stats', count: '
  * POST /memory's row and its tags as data-modifying WITH parts: alone (insertOne) they are one
  * statement, and the memories service sends them with the event's insert (insertParts, one round
  * trip for the whole write). The tags' foreign key sees the row, checked at the end of the statement.
+ * The row's ranking columns are computed here from its vector, once (db/postgres-ranking-columns.ts:
+ * generated columns cost every statement a planning of their own).
  */
+const RANKING = rankingColumnsOf('v');
 const INSERT_PARTS = [
-  `memory_written AS (INSERT INTO memories (${COLUMNS.map((c) => `"${c}"`).join(', ')}, search_vector)
-     VALUES (${COLUMNS.map(() => '?').join(', ')}, to_tsvector('simple', ?)))`,
+  `memory_vector AS (SELECT v, ${RANKING.words} AS words, ${RANKING.counts} AS counts FROM (SELECT to_tsvector('simple', ?) AS v) AS searched)`,
+  `memory_written AS (INSERT INTO memories (${COLUMNS.map((c) => `"${c}"`).join(', ')}, search_vector, search_words, search_counts)
+     VALUES (${COLUMNS.map(() => '?').join(', ')}, (SELECT v FROM memory_vector), (SELECT words FROM memory_vector), (SELECT counts FROM memory_vector)))`,
   'tags_written AS (INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) SELECT ?, ?, tag, ? FROM unnest(?::text[]) AS tag)',
 ];
 const INSERT_MEMORY_AND_TAGS = `WITH ${INSERT_PARTS.join(', ')} SELECT 1`;
@@ -43,7 +48,7 @@ function insertParts(rows: MemoryRows, mindId: string, memory: Memory): ChangePa
   const row = rows.toRow(mindId, memory);
   const tags = tagRows(mindId, memory).map((t) => t.tag);
   const text = memory.category === 'credentials' ? null : searchText(memory);
-  return { parts: INSERT_PARTS, bindings: [...COLUMNS.map((c) => row[c]), text, memory.id, mindId, memory.updated_at, tags] };
+  return { parts: INSERT_PARTS, bindings: [text, ...COLUMNS.map((c) => row[c]), memory.id, mindId, memory.updated_at, tags] };
 }
 
 export const postgresKeywordIndex: KeywordIndex = {

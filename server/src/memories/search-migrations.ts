@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../db/migration.js';
 import { rankingColumnsMigration } from '../db/postgres-bm25.js';
+import { writtenRankingColumnsMigration } from '../db/postgres-ranking-columns.js';
 import { searchWords, STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
 import { indexEntry } from './search-text.js';
 
@@ -159,6 +160,18 @@ export const searchMigrations: Migration[] = [
       await db.raw('DROP FUNCTION IF EXISTS search_word_counts(tsvector)');
     },
   },
+  {
+    // PostgreSQL only: the ranking columns are written by POST /memory's statement itself, and by a
+    // trigger for every other writer, instead of being generated (db/postgres-ranking-columns.ts).
+    name: '0534_search_columns_written_postgres',
+    onlyOn: ['postgres'],
+    async up(db) {
+      for (const sql of COLUMNS_WRITTEN_0534.up) await db.raw(sql);
+    },
+    async down(db) {
+      for (const sql of COLUMNS_WRITTEN_0534.down) await db.raw(sql);
+    },
+  },
 ];
 
 /** SQLite: every ranking row's length measured again, 500 at a time, and each mind's statistics summed again. */
@@ -215,6 +228,8 @@ const POSTGRES_STATS_UP = [
   `INSERT INTO memory_search_stats (mind_id, memories, words)
    SELECT mind_id, count(*), sum(${LENGTH('search_vector')}) FROM memories WHERE search_vector IS NOT NULL GROUP BY mind_id`,
 ];
+
+const COLUMNS_WRITTEN_0534 = writtenRankingColumnsMigration('memories');
 
 const RANKING_0533 = rankingColumnsMigration({
   rows: 'memories',
