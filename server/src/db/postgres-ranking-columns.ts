@@ -47,7 +47,7 @@ export function writtenRankingColumnsMigration(rows: string): { up: string[]; do
       // Generated again (0533's expressions): a column cannot be given an expression back, so it is made anew.
       `ALTER TABLE ${rows} DROP COLUMN search_words, DROP COLUMN search_counts`,
       `ALTER TABLE ${rows}
-         ADD COLUMN search_words integer GENERATED ALWAYS AS (length(ts_delete(search_vector, ${STOP_WORDS_SQL_ARRAY}))) STORED,
+         ADD COLUMN search_words integer GENERATED ALWAYS AS (${rankingColumnsOf('search_vector').words}) STORED,
          ADD COLUMN search_counts jsonb GENERATED ALWAYS AS (search_word_counts(search_vector)) STORED`,
     ],
   };

@@ -21,10 +21,11 @@ const searchVector = (conn: Conn, memory: Memory) =>
 /**
  * PostgreSQL's keyword index: the row's own search_vector (migration 0500, with a GIN index),
  * written with the row, and what is derived from it (0533: the row's length and repeated words,
- * written by POST /memory's statement or else by a trigger since 0534); each mind's count of indexed memories and their total length are kept in
- * memory_search_stats by a trigger. Ranked recall is BM25 as on SQLite (recall-sqlite.ts), in one
- * statement (db/postgres-bm25.ts): the query's ranking words, each with its variants
- * (word-variants.ts) as one term, counted among the mind's own memories.
+ * written by POST /memory's statement or else by a trigger since 0534); each mind's count of
+ * indexed memories and their total length are kept in memory_search_stats by a trigger. Ranked
+ * recall is BM25 as on SQLite (recall-sqlite.ts), in one statement (db/postgres-bm25.ts): the
+ * query's ranking words, each with its variants (word-variants.ts) as one term, counted among the
+ * mind's own memories.
  */
 const SEARCH_TABLES = { rows: 'memories', stats: 'memory_search_stats', count: 'memories' };
 
