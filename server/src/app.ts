@@ -16,7 +16,7 @@ import { EventRecorder } from './events/recorder.js';
 import { createAuthenticator } from './http/auth.js';
 import { ApiError } from './http/api-error.js';
 import { errorResponder, routeNotFound } from './http/errors.js';
-import { corsFor, setApiHeaders, setDocsHeaders } from './http/headers.js';
+import { corsFor, isValidHost, setApiHeaders, setDocsHeaders } from './http/headers.js';
 import { createPipeline } from './http/pipeline.js';
 import { DatabaseRateLimiter, MemoryRateLimiter } from './http/rate-limit.js';
 import { type RawRequest, requestLog } from './http/request-log.js';
@@ -196,6 +196,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     if (req.method === 'OPTIONS' && !isMcpPath(req.url)) {
       const allow = route.allowedMethods(req);
       if (allow.length > 0) res.setHeader('Allow', allow.join(', '));
+    }
+    if (!isValidHost(req.headers.host)) {
+      res.setHeader('Connection', 'close');
+      return errors.send(
+        res,
+        ApiError.of(400, 'host_invalid', ERROR_MESSAGES.hostInvalid, {
+          details: [{ path: 'headers.host', message: 'is not host[:port]' }],
+        }),
+      );
     }
     if (answerCors(req, res)) return;
     if (ctx.state === 'draining' && req.url?.split('?')[0] !== '/health') {

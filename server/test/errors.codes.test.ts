@@ -31,6 +31,7 @@ const PUBLISHED: Record<string, [number, string]> = {
   install_code_unknown: [400, 'No install code is like this one.'],
   install_code_used: [400, 'The install code has registered a computer already; each code registers one.'],
   install_code_expired: [400, 'The install code is older than 15 minutes.'],
+  host_invalid: [400, 'The `Host` header is not a host name or address with an optional port (1-65535).'],
   credential_missing: [401, 'The route needs a credential and the request carries none.'],
   credential_malformed: [
     401,
@@ -154,8 +155,9 @@ describe('error codes keep their meaning', () => {
         }
       }
     }
-    // Answered whatever the operation, or by none: a path no route has, a method a path does not take, a client gone.
-    const elsewhere = ['route_not_found', 'method_not_allowed', 'request_aborted'];
+    // Answered whatever the operation, or by none: a path no route has, a method a path does not take, a client gone,
+    // a Host header no URL can hold (checked before any route is looked up).
+    const elsewhere = ['route_not_found', 'method_not_allowed', 'request_aborted', 'host_invalid'];
     assert.deepEqual(
       Object.keys(ERROR_CODES).filter((code) => !listed.has(code) && !elsewhere.includes(code)),
       [],

@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   install_code_unknown: { status: 400, meaning: 'No install code is like this one.' },
   install_code_used: { status: 400, meaning: 'The install code has registered a computer already; each code registers one.' },
   install_code_expired: { status: 400, meaning: 'The install code is older than 15 minutes.' },
+  host_invalid: { status: 400, meaning: 'The `Host` header is not a host name or address with an optional port (1-65535).' },
 
   credential_missing: { status: 401, meaning: 'The route needs a credential and the request carries none.' },
   credential_malformed: {

@@ -16,6 +16,7 @@ export const ERROR_MESSAGES = {
   methodNotAllowed: (method: string, path: string, allowed: readonly string[]) =>
     `${method} is not allowed on ${path}; it takes ${allowed.join(', ')}`,
   mindDisabled: 'This mind is disabled. Its data is kept; the operator can enable it again.',
+  hostInvalid: 'The Host header is not a host name or address with an optional port (1-65535); send the name the server is reached by.',
   internal: 'Internal server error. The request id identifies it in the server log.',
   shuttingDown: 'The service is shutting down. Retry in a few seconds.',
   databaseBusy: 'The database is busy. Retry in a few seconds.',

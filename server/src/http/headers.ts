@@ -93,3 +93,21 @@ export function corsFor(origins: string[]): (req: IncomingMessage, res: ServerRe
     return !passed;
   };
 }
+
+// A host name (letters, digits and the RFC 3986 reg-name characters), an IPv4 address or a bracketed
+// IPv6 address, then an optional port.
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w.~%!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;
+
+/**
+ * Whether a request's Host header can stand in a URL: the MCP transport, Express and the redirects
+ * build URLs from it, and a header they cannot parse (`a b`, `x:99999`) was a 500. No header at all
+ * is fine (HTTP/1.0; Node refuses an HTTP/1.1 request without one).
+ */
+export function isValidHost(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  const match = HOST.exec(host);
+  if (!match) return false;
+  const port = match[1] === undefined ? undefined : Number(match[1]);
+  if (port !== undefined && (port < 1 || port > 65535)) return false;
+  return URL.canParse(`http://${host}/`);
+}

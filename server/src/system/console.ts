@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
@@ -71,11 +71,14 @@ export function consoleRouter(dir = CONSOLE_DIR): Router {
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile('index.html', { root: CONSOLE_DIR, lastModified: false, cacheControl: false }, (err) => err && next(err));
   });
-  router.get(/^\/console\/assets\/([\w.-]+)$/, (req, res, next) => {
+  // A built asset's name starts with a letter, digit, `_` or `-`: `.` and `..` name folders (a 500 from sendFile).
+  router.get(/^\/console\/assets\/([\w-][\w.-]*)$/, (req, res, next) => {
     const name = req.params[0]!;
-    if (!existsSync(`${CONSOLE_DIR}assets/${name}`)) return next();
+    if (!isFile(`${CONSOLE_DIR}assets/${name}`)) return next();
     res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
     res.sendFile(name, { root: `${CONSOLE_DIR}assets`, lastModified: false, cacheControl: false }, (err) => err && next(err));
   });
   return router;
 }
+
+const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() === true;
