@@ -18,7 +18,7 @@ export function chatArea(ctx: AppContext, meaning: ChatByMeaning): Area<ChatRout
     handlers: {
       postChatMessage: async ({ body, caller }) => ({ status: 201, body: await chat.post(caller.mindId, body) }),
       listChatMessages: async ({ query, caller }) => ({ status: 200, body: { messages: await chat.list(caller.mindId, query) } }),
-      searchChat: async ({ query, caller, res }) => ({ status: 200, body: await search.search(caller.mindId, query, requestGone(res)) }),
+      searchChat: async ({ query, caller, res }) => ({ status: 200, body: await search.search(caller, query, requestGone(res)) }),
     },
   };
 }

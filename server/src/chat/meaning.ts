@@ -1,6 +1,10 @@
+import type { MindCaller } from '../http/caller.js';
 import type { ChatKeywordScores } from './keyword-index.js';
 
 export type ChatMatch = 'keyword' | 'semantic' | 'both';
+
+/** The mind searching and its account: the embedder serves accounts in turn, then their minds. */
+export type ChatSearcher = Pick<MindCaller, 'userId' | 'mindId'>;
 
 /** A message chat search asks to rank by meaning. */
 export interface ChatCandidate {
@@ -31,7 +35,7 @@ export interface ChatByMeaning {
    * undefined when the embedder cannot answer now (failing, too slow): the search is then by keyword.
    */
   rank(
-    mindId: string,
+    searcher: ChatSearcher,
     q: string,
     mode: 'hybrid' | 'semantic',
     candidates: ChatCandidate[],

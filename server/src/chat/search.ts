@@ -2,9 +2,10 @@ import type { ChatMessage } from '@mindservice/contract';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import type { ChatFilter, ChatHit, ChatKeywordIndex, ChatPosition } from './keyword-index.js';
-import type { ChatByMeaning, ChatCandidate, ChatMatch } from './meaning.js';
+import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatSearcher } from './meaning.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFingerprint } from './search-cursor.js';
 import { searchWords } from '../lib/search-words.js';
+import { wordsOf } from '../lib/word-lookup.js';
 import { lastStored, newestMessages, seqOf } from './store.js';
 
 export interface ChatSearchInput {
@@ -49,7 +50,8 @@ export class ChatSearch {
     private readonly meaning: ChatByMeaning,
   ) {}
 
-  async search(mindId: string, input: ChatSearchInput, signal?: AbortSignal): Promise<ChatSearchPage> {
+  async search(searcher: ChatSearcher, input: ChatSearchInput, signal?: AbortSignal): Promise<ChatSearchPage> {
+    const { mindId } = searcher;
     const words = [...new Set(searchWords(input.q))];
     if (words.length === 0) throw ApiError.invalidField('query.q', 'has no letters or digits to search for');
     const mode = input.mode ?? 'hybrid';
@@ -66,7 +68,7 @@ export class ChatSearch {
     const at = input.cursor ? decodeSearchCursor(input.cursor, fingerprint, byMeaning) : {};
     const limit = input.limit ?? DEFAULT_LIMIT;
     const page = byMeaning
-      ? await this.byMeaning(mindId, input.q.trim(), mode as 'hybrid' | 'semantic', filter, limit, at, signal)
+      ? await this.byMeaning(searcher, input.q.trim(), mode as 'hybrid' | 'semantic', filter, limit, at, signal)
       : await this.byKeyword(mindId, filter, limit, at.after);
     return {
       messages: page.hits.map((h) => ({ ...h.message, score: h.score, match: h.match })),
@@ -81,7 +83,7 @@ export class ChatSearch {
   }
 
   private async byMeaning(
-    mindId: string,
+    searcher: ChatSearcher,
     q: string,
     mode: 'hybrid' | 'semantic',
     base: ChatFilter,
@@ -89,6 +91,7 @@ export class ChatSearch {
     at: SearchPosition,
     signal?: AbortSignal,
   ): Promise<{ hits: Scored[]; next?: SearchPosition }> {
+    const { mindId } = searcher;
     const asOf = at.asOf ?? (await lastStored(this.db, mindId))?.id;
     if (asOf === undefined) return { hits: [] };
     // The first page's messages only; if its last message is gone (the mind was replaced by an import), the current ones.
@@ -96,16 +99,19 @@ export class ChatSearch {
     const keyword = await this.index.rankedPage(this.db, mindId, filter, WINDOW + 1);
     const windowed = keyword.slice(0, WINDOW);
     const inWindow = new Set(windowed.map((h) => h.message.id));
-    const words = new Set(filter.words);
     // The last messages holding a word of q but past the keyword window are ranked in it too (and left out of the tail).
     const recent = (await newestMessages(this.db, mindId, filter, RECENT))
       .filter((m) => !inWindow.has(m.id))
-      .map((message) => ({ message, holdsWords: searchWords(message.content).some((w) => words.has(w)) }));
+      .map((message) => {
+        // Looked up in place rather than split: 200 messages of up to 64 KB, on the request thread.
+        const holds = wordsOf(message.content);
+        return { message, holdsWords: filter.words.some(holds) };
+      });
     let hits: Scored[] = [];
     let tailFrom = at.after;
     if (at.after === undefined) {
       const offset = at.offset ?? 0;
-      const ranked = await this.rankWindow(mindId, q, mode, windowed, recent, signal);
+      const ranked = await this.rankWindow(searcher, q, mode, windowed, recent, signal);
       hits = ranked.slice(offset, offset + limit);
       if (offset + limit < ranked.length) return { hits, next: { offset: offset + limit, asOf } };
       if (mode === 'semantic' || keyword.length <= WINDOW) return { hits };
@@ -125,7 +131,7 @@ export class ChatSearch {
 
   /** The window ranked by `meaning`; when it cannot answer, the keyword hits in keyword order (semantic: none). */
   private async rankWindow(
-    mindId: string,
+    searcher: ChatSearcher,
     q: string,
     mode: 'hybrid' | 'semantic',
     windowed: ChatHit[],
@@ -142,7 +148,7 @@ export class ChatSearch {
       byId.set(message.id, message);
       candidates.push({ id: message.id, text: message.content, holdsWords });
     }
-    const ranked = await this.meaning.rank(mindId, q, mode, candidates, this.index.scores, signal);
+    const ranked = await this.meaning.rank(searcher, q, mode, candidates, this.index.scores, signal);
     if (!ranked) {
       if (mode === 'semantic') return [];
       const extra = recent.filter((r) => r.holdsWords).map((r): Scored => ({ message: r.message, score: 0, match: 'keyword' }));

@@ -1,7 +1,7 @@
 import type { ChatKeywordScores } from '../chat/keyword-index.js';
-import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatRanked } from '../chat/meaning.js';
+import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatRanked, ChatSearcher } from '../chat/meaning.js';
 import { ByteLru } from './embeddings/byte-lru.js';
-import type { Embedder } from './embeddings/embedder.js';
+import type { EmbedJob, Embedder } from './embeddings/embedder.js';
 import { FUSION_DEFAULTS, type FusionOptions, fuse } from './embeddings/fusion.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
 import { RERANK_DEFAULTS, type RerankOptions } from './embeddings/rerank.js';
@@ -12,6 +12,31 @@ import { EMBEDDED_CONTENT_CHARS } from './store.js';
 const QUERY_TIMEOUT_MS = 3_000;
 /** Bytes of message vectors kept (and their keys). */
 const VECTOR_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * Characters of the window's messages read by meaning, in all (128 K: four of the embedder's slices).
+ * A window of 250 chat turns of a few hundred characters fits whole; one of 250 long messages (up to
+ * 1 M characters at EMBEDDED_CONTENT_CHARS each) would take the embedder's thread some 100-300 ms per
+ * search. About a third of recall's largest window (100 memories of 4 KB).
+ */
+export const WINDOW_CHARS = 131_072;
+/** The cut of a long window is a multiple of this, so it stays the same (and the caches keep) as messages come and go. */
+const CUT_STEP = 256;
+
+/**
+ * How many characters of each message chat search reads by meaning: all of it up to
+ * EMBEDDED_CONTENT_CHARS, unless the window's texts together would pass `budget`; then one length for
+ * all (the longest messages are cut, the short ones read whole) that keeps them within it.
+ */
+export function meaningCut(lengths: readonly number[], budget = WINDOW_CHARS): number {
+  const sorted = lengths.map((n) => Math.min(n, EMBEDDED_CONTENT_CHARS)).sort((a, b) => a - b);
+  let left = budget;
+  for (let i = 0; i < sorted.length; i++) {
+    const rest = sorted.length - i;
+    if (sorted[i]! * rest > left) return Math.max(CUT_STEP, Math.floor(left / rest / CUT_STEP) * CUT_STEP);
+    left -= sorted[i]!;
+  }
+  return EMBEDDED_CONTENT_CHARS;
+}
 
 /** Both databases rank chat by BM25 (chat/keyword-index-*.ts), on memories' scale: memories' squashes. */
 const FUSION: Record<ChatKeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS };
@@ -26,8 +51,9 @@ const cosine = (a: Float32Array, b: Float32Array) => {
 /**
  * Chat search's ranking by meaning (chat/meaning.ts) with the embedder recall uses. There is no
  * background embedding and no vector index of chat: chat search ranks a window of at most 250
- * messages, embedded when asked (as questions of the mind, before background work) and kept by their
- * text, so a mind's recent messages are embedded once. The similarity decides what is a semantic hit (at
+ * messages and WINDOW_CHARS of their text (meaningCut), embedded when asked (as questions of the
+ * mind's account and mind, before background work) and kept by their text, so a mind's recent
+ * messages are embedded once. The similarity decides what is a semantic hit (at
  * least SIMILARITY_FLOOR, as recall's); hybrid re-ranks the hits as recall does: the local
  * embedder's re-ranking (embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts).
  */
@@ -45,7 +71,7 @@ export class ChatRanking implements ChatByMeaning {
   }
 
   async rank(
-    mindId: string,
+    searcher: ChatSearcher,
     q: string,
     mode: 'hybrid' | 'semantic',
     candidates: ChatCandidate[],
@@ -53,10 +79,13 @@ export class ChatRanking implements ChatByMeaning {
     signal?: AbortSignal,
   ): Promise<ChatRanked[] | undefined> {
     if (!this.embedder || !this.answering()) return undefined;
+    const cut = meaningCut(candidates.map((c) => c.text.length));
+    const textOf = (c: ChatCandidate) => c.text.slice(0, cut);
+    const job = { lane: 'question' as const, userId: searcher.userId, mindId: searcher.mindId };
     const deadline = signal ? AbortSignal.any([signal, AbortSignal.timeout(QUERY_TIMEOUT_MS)]) : AbortSignal.timeout(QUERY_TIMEOUT_MS);
     let similarity: Map<string, number>;
     try {
-      similarity = await this.similarities(this.embedder, mindId, q, candidates, deadline);
+      similarity = await this.similarities(this.embedder, job, q, candidates, textOf, deadline);
     } catch {
       return undefined;
     }
@@ -76,13 +105,13 @@ export class ChatRanking implements ChatByMeaning {
           q,
           pool.map((c) => ({
             id: c.id,
-            text: c.text.slice(0, EMBEDDED_CONTENT_CHARS),
+            text: textOf(c),
             keywordScore: c.keywordScore,
             similarity: similarity.get(c.id),
           })),
           RERANK[scores],
           deadline,
-          { lane: 'question', mindId },
+          job,
         );
         const byId = new Map(pool.map((c) => [c.id, c]));
         return reranked.map((h): ChatRanked => ({ id: h.id, score: h.score, match: matchOf(byId.get(h.id)!) }));
@@ -103,10 +132,17 @@ export class ChatRanking implements ChatByMeaning {
     return pool.map((c): ChatRanked => ({ id: c.id, score: fused.get(c.id) ?? 0, match: matchOf(c) }));
   }
 
-  /** The cosine of q's vector and each candidate's; vectors not kept are embedded in one call. */
-  private async similarities(embedder: Embedder, mindId: string, q: string, candidates: ChatCandidate[], signal: AbortSignal) {
+  /** The cosine of q's vector and each candidate's; vectors not kept are embedded in one call (in slices). */
+  private async similarities(
+    embedder: Embedder,
+    job: EmbedJob & { mindId: string },
+    q: string,
+    candidates: ChatCandidate[],
+    textOf: (c: ChatCandidate) => string,
+    signal: AbortSignal,
+  ) {
     // By mind and text: one mind's texts never answer faster for another.
-    const key = (c: ChatCandidate) => `${mindId}\u0000${c.text.slice(0, EMBEDDED_CONTENT_CHARS)}`;
+    const key = (c: ChatCandidate) => `${job.mindId}\u0000${textOf(c)}`;
     const known = new Map<ChatCandidate, Float32Array>();
     const missing: ChatCandidate[] = [];
     for (const c of candidates) {
@@ -114,8 +150,7 @@ export class ChatRanking implements ChatByMeaning {
       if (vector) known.set(c, vector);
       else missing.push(c);
     }
-    const job = { lane: 'question' as const, mindId };
-    const [query, ...embedded] = await embedder.embed([q, ...missing.map((c) => c.text.slice(0, EMBEDDED_CONTENT_CHARS))], signal, job);
+    const [query, ...embedded] = await embedder.embed([q, ...missing.map(textOf)], signal, job);
     if (!query || embedded.length !== missing.length) throw new Error('the embedder answered fewer vectors than asked');
     missing.forEach((c, i) => {
       known.set(c, embedded[i]!);

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 import { searchFingerprint } from '../memories/cursor.js';
 import type { KeywordScores } from '../memories/keyword-index.js';
 import { keywordIndexFor } from '../memories/recall.js';
-import type { MeaningQuery, RecallByMeaning, RecallPage } from '../memories/recall-by-meaning.js';
+import type { MeaningQuery, RecallByMeaning, RecallPage, Recaller } from '../memories/recall-by-meaning.js';
 import type { MemoryRows } from '../memories/rows.js';
 import { decodeMeaningCursor, encodeMeaningCursor } from './cursor.js';
 import { type MemorySource, recallByMeaning } from './recall.js';
@@ -11,7 +11,7 @@ import { forgetModel, pendingEmbeddings } from './store.js';
 import { EmbeddingWorker, type EmbeddingStatus } from './worker.js';
 import { PendingWaits } from './pending-wait.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
-import type { Embedder } from './embeddings/embedder.js';
+import type { EmbedJob, Embedder } from './embeddings/embedder.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
 import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from './embeddings/rerank.js';
 import { VectorIndex } from './vector-index.js';
@@ -30,6 +30,9 @@ const EMBED_RETRIES = 3;
 /** Aborts after QUERY_TIMEOUT_MS, or with `signal` (the request went away). */
 const deadline = (signal?: AbortSignal): AbortSignal =>
   signal ? AbortSignal.any([signal, AbortSignal.timeout(QUERY_TIMEOUT_MS)]) : AbortSignal.timeout(QUERY_TIMEOUT_MS);
+
+/** A recall's work for the embedder: a question of its mind and account. */
+type QuestionJob = EmbedJob & { lane: 'question'; mindId: string };
 
 /** The re-ranking's squash of keyword scores, per scale (rerank.ts). */
 const RERANK: Record<KeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS };
@@ -116,15 +119,17 @@ export class Meaning implements RecallByMeaning {
    * A page of recall by meaning (mode semantic) or by meaning and words fused (mode hybrid), and the
    * cursor of the next (cursor.ts). The memories service asks only with embeddings on.
    */
-  async recall(mindId: string, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage> {
+  async recall(recaller: Recaller, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage> {
     if (!this.index) throw new Error('recall by meaning was asked with embeddings off');
+    const { mindId } = recaller;
+    const job: QuestionJob = { lane: 'question', userId: recaller.userId, mindId };
     const fingerprint = `${searchFingerprint(query.filter)}.${query.mode}`;
     const position = query.cursor ? decodeMeaningCursor(query.cursor, fingerprint) : { offset: 0 };
-    const vector = await this.queryVector(mindId, query.q, signal);
+    const vector = await this.queryVector(job, query.q, signal);
     const { hits, next } = await recallByMeaning(this.memories, this.index, mindId, {
       mode: query.mode,
       q: query.q,
-      rerank: (q, candidates, scores) => this.rerank(mindId, q, candidates, scores, signal),
+      rerank: (q, candidates, scores) => this.rerank(job, q, candidates, scores, signal),
       filter: query.filter,
       vector,
       position,
@@ -149,11 +154,11 @@ export class Meaning implements RecallByMeaning {
   /**
    * The local embedder's re-ranking of a candidate window (embeddings/rerank.ts), or undefined when
    * the embedder has none (openai) or fails: recall then keeps the fused order. Served as a question
-   * of `mindId` (before background work, minds in turn); dropped unstarted when `signal` aborts (the
-   * request went away) or after QUERY_TIMEOUT_MS.
+   * of the job's account and mind (before background work, accounts then minds in turn); dropped
+   * unstarted when `signal` aborts (the request went away) or after QUERY_TIMEOUT_MS.
    */
   private async rerank(
-    mindId: string,
+    job: QuestionJob,
     query: string,
     candidates: RerankCandidate[],
     scores: KeywordScores,
@@ -162,10 +167,7 @@ export class Meaning implements RecallByMeaning {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
     if (!embedder?.rerank || !this.answering()) return undefined;
     try {
-      return await embedder.rerank(query, candidates, RERANK[scores], deadline(signal), {
-        lane: 'question',
-        mindId,
-      });
+      return await embedder.rerank(query, candidates, RERANK[scores], deadline(signal), job);
     } catch {
       return undefined;
     }
@@ -175,9 +177,9 @@ export class Meaning implements RecallByMeaning {
    * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
    * embedder is failing, or it does not answer in time. Cached per mind.
    */
-  private async queryVector(mindId: string, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+  private async queryVector(job: QuestionJob, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
     if (!this.embedder || !this.answering()) return undefined;
-    const key = `${mindId}\u0000${q}`;
+    const key = `${job.mindId}\u0000${q}`;
     const cached = this.queries.get(key);
     if (cached) {
       this.queries.delete(key); // re-inserted last: the Map's order is the LRU order
@@ -185,7 +187,7 @@ export class Meaning implements RecallByMeaning {
       return cached;
     }
     try {
-      const [vector] = await this.embedder.embed([q], deadline(signal), { lane: 'question', mindId });
+      const [vector] = await this.embedder.embed([q], deadline(signal), job);
       if (!vector) return undefined;
       if (this.queries.size >= QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value!);
       this.queries.set(key, vector);

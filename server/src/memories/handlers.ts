@@ -23,7 +23,7 @@ export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Rec
       },
       recallMemories: async ({ query, caller, res }) => ({
         status: 200,
-        body: await memories.recall(caller.mindId, query, requestGone(res)),
+        body: await memories.recall(caller, query, requestGone(res)),
       }),
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
       getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),

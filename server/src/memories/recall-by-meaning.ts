@@ -1,4 +1,5 @@
 import type { Memory } from '@mindservice/contract';
+import type { MindCaller } from '../http/caller.js';
 import type { RecallFilter } from './recall-filter.js';
 
 /** A page of recall as GET /memory/recall answers it. */
@@ -6,6 +7,9 @@ export interface RecallPage {
   memories: Array<Memory & { score: number; match: 'keyword' | 'semantic' | 'both' }>;
   next_cursor: string | null;
 }
+
+/** The mind recalling and its account: the embedder serves accounts in turn, then their minds. */
+export type Recaller = Pick<MindCaller, 'userId' | 'mindId'>;
 
 /** A recall in mode hybrid or semantic, its words and filters checked by the memories service. */
 export interface MeaningQuery {
@@ -35,5 +39,5 @@ export interface RecallByMeaning {
    */
   settle(mindId: string, ms: number, signal?: AbortSignal): Promise<number>;
   /** `signal` aborts when the caller went away: its questions to the embedder are then dropped. */
-  recall(mindId: string, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage>;
+  recall(recaller: Recaller, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage>;
 }

@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
-import type { RecallByMeaning, RecallPage } from './recall-by-meaning.js';
+import type { RecallByMeaning, RecallPage, Recaller } from './recall-by-meaning.js';
 import { searchWords } from '../lib/search-words.js';
 import { keywordRelevance } from '../lib/bm25.js';
 import type { RecallFilter } from './recall-filter.js';
@@ -197,7 +197,8 @@ export class MemoriesService {
   }
 
   /** `signal` aborts when the caller went away: its questions to the embedder are then dropped. */
-  async recall(mindId: string, input: RecallInput, signal?: AbortSignal): Promise<RecallPage> {
+  async recall(recaller: Recaller, input: RecallInput, signal?: AbortSignal): Promise<RecallPage> {
+    const { mindId } = recaller;
     const filter: RecallFilter = {
       words: [...new Set(searchWords(input.q ?? ''))],
       category: input.category,
@@ -233,7 +234,7 @@ export class MemoriesService {
       // The caller went away while it waited: no one reads the answer.
       if (signal?.aborted) return { memories: [], next_cursor: null };
     }
-    const page = await this.meaning.recall(mindId, { mode, q: (input.q ?? '').trim(), filter, limit, cursor: input.cursor }, signal);
+    const page = await this.meaning.recall(recaller, { mode, q: (input.q ?? '').trim(), filter, limit, cursor: input.cursor }, signal);
     return atLeast(page, minScore);
   }
 

@@ -7,7 +7,8 @@ export interface Embedder {
   dimension(): number | undefined;
   /**
    * One unit-length vector per text, in order. `signal`: the caller gave up (work not yet started is
-   * dropped); `job`: who waits for it (the local embedder serves questions first, minds in turn).
+   * dropped); `job`: who waits for it (the local embedder serves questions first, accounts in turn,
+   * then their minds).
    */
   embed(texts: readonly string[], signal?: AbortSignal, job?: EmbedJob): Promise<Float32Array[]>;
   close(): Promise<void>;
@@ -19,6 +20,8 @@ export interface EmbedJob {
   lane?: 'question' | 'background';
   /** The mind it is for: questions of different minds take turns, and caches are kept per mind. */
   mindId?: string;
+  /** The mind's account: accounts take turns before their minds, so more minds get no larger share. */
+  userId?: string;
 }
 
 /** What a health endpoint shows of an embedder. */

@@ -1,14 +1,15 @@
 import { Worker } from 'node:worker_threads';
 import type { EmbedJob, Embedder, EmbedderLogger } from './embedder.js';
-import { JobQueue } from './job-queue.js';
+import { type Asker, JobQueue } from './job-queue.js';
 import { LOCAL_MODEL, type LoadInfo, loadLocalModel } from './local-model.js';
 import { alignerFor, RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from './rerank.js';
 import type { SifEncoder } from './sif.js';
 
 /**
- * Text per job sent to the thread (characters): background batches are cut into slices of about
- * this much, and a re-ranking encodes about this much of its window's new texts per turn, so a
- * question waits for at most one such slice (some 5-15 ms) whatever other minds ask for.
+ * Text per job sent to the thread (characters): batches of either lane are cut into slices of about
+ * this much, and a re-ranking encodes (and reads the words of) about this much of its window's new
+ * texts per turn, so a question waits for at most one such slice of each other account (some 5-15
+ * ms) whatever their minds ask for.
  */
 export const SLICE_CHARS = 32_768;
 
@@ -80,13 +81,13 @@ type Answer = Extract<Reply, { type: 'result' | 'reranked' }>;
 interface Job {
   request: object;
   lane: 'question' | 'background';
-  mindId: string;
+  asker: Asker;
   signal?: AbortSignal;
   done: (reply: Answer) => void;
   fail: (err: Error) => void;
 }
 
-/** Background texts in slices of about SLICE_CHARS (at least one text each). */
+/** Texts in slices of about SLICE_CHARS (at least one text each). */
 export function slices(texts: readonly string[]): string[][] {
   const out: string[][] = [];
   let slice: string[] = [];
@@ -111,8 +112,8 @@ export function slices(texts: readonly string[]): string[][] {
  * replaced by a fresh one that reads the new cache. A thread that dies fails its jobs and is
  * started again by the next embed. An idle thread does not keep the process alive.
  *
- * The thread gets one job at a time from a JobQueue (questions first, minds in turn, background
- * work in slices); a job whose caller gave up before its turn is dropped uncomputed.
+ * The thread gets one job at a time from a JobQueue (questions first, accounts then their minds in
+ * turn, every job a slice); a job whose caller gave up before its turn is dropped uncomputed.
  */
 export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedder & { ready(): Promise<LoadInfo> } {
   let thread: { worker: Worker; ready: Promise<LoadInfo>; loaded: boolean } | undefined;
@@ -158,7 +159,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       if (job.signal?.aborted) continue; // failed by its abort listener already
       running = { id: ++nextId, job };
       worker.ref(); // a job under way keeps the process waiting for its answer
-      worker.postMessage({ id: running.id, mindId: job.mindId, ...job.request });
+      worker.postMessage({ id: running.id, mindId: job.asker.mindId ?? '', ...job.request });
       return;
     }
   };
@@ -204,7 +205,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
           const { job } = running;
           running = undefined;
           if (reply.type === 'more') {
-            if (!job.signal?.aborted) queue.push(job, job.lane, job.mindId); // its next turn
+            if (!job.signal?.aborted) queue.push(job, job.lane, job.asker); // its next turn
           } else if (reply.type === 'error') job.fail(new Error(`local embeddings: ${reply.message}`));
           else job.done(reply);
           pump();
@@ -218,7 +219,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
   };
 
   /** Queues one request for the thread; resolves with its answer. */
-  const send = (request: object, lane: Job['lane'], mindId: string, signal?: AbortSignal): Promise<Answer> => {
+  const send = (request: object, lane: Job['lane'], asker: Asker, signal?: AbortSignal): Promise<Answer> => {
     signal?.throwIfAborted();
     if (closed) throw new Error('local embeddings: closed');
     thread ??= start();
@@ -235,11 +236,11 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
           signal?.removeEventListener('abort', onAbort);
           fn(value);
         };
-      const job: Job = { request, lane, mindId, signal, done: settle(done), fail: settle(fail) };
+      const job: Job = { request, lane, asker, signal, done: settle(done), fail: settle(fail) };
       signal?.addEventListener('abort', onAbort, { once: true });
       // A thread that fails to load fails its queued jobs (lost); one that loads sends them (pump).
       current.ready.catch(() => {});
-      queue.push(job, lane, mindId);
+      queue.push(job, lane, asker);
       pump();
     });
   };
@@ -258,11 +259,12 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
       signal?.throwIfAborted();
       if (closed) throw new Error('local embeddings: closed');
       const lane = job?.lane ?? 'background';
-      // Background slices one after another: questions asked meanwhile go before the next slice,
-      // and a batch given up on stops at the slice under way.
+      const asker = { userId: job?.userId, mindId: job?.mindId };
+      // Slices one after another, each a turn: questions of other accounts asked meanwhile go before
+      // the next slice, and a batch given up on stops at the slice under way.
       const out: Float32Array[] = [];
-      for (const part of lane === 'background' ? slices(texts) : [[...texts]]) {
-        const reply = await send({ texts: part }, lane, job?.mindId ?? '', signal);
+      for (const part of slices(texts)) {
+        const reply = await send({ texts: part }, lane, asker, signal);
         if (reply.type !== 'result') throw new Error('local embeddings: unexpected reply');
         dim = reply.dim;
         const packed = new Float32Array(reply.buffer);
@@ -273,7 +275,8 @@ export function createLocalEmbedder(options: LocalEmbedderOptions): LocalEmbedde
     async rerank(query, candidates, options = RERANK_DEFAULTS, signal, job) {
       if (candidates.length === 0) return [];
       const plain = candidates.map(({ id, text, keywordScore, similarity }) => ({ id, text, keywordScore, similarity }));
-      const reply = await send({ rerank: { query, candidates: plain, options } }, job?.lane ?? 'question', job?.mindId ?? '', signal);
+      const asker = { userId: job?.userId, mindId: job?.mindId };
+      const reply = await send({ rerank: { query, candidates: plain, options } }, job?.lane ?? 'question', asker, signal);
       if (reply.type !== 'reranked') throw new Error('local embeddings: unexpected reply');
       return reply.hits;
     },

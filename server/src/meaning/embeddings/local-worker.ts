@@ -6,7 +6,7 @@ import { alignerFor, type RerankCandidate, type RerankOptions } from './rerank.j
  * The local embedder's thread (started by local-embedder.ts): loads the word table once, then
  * answers { id, texts } with { id, buffer }: the texts' vectors packed in one transferred buffer,
  * and { id, mindId, rerank: { query, candidates } } with { id, hits } (rerank.ts), or with { id }
- * of type more after encoding about `sliceChars` of the window's new texts (asked again later).
+ * of type more after reading about `sliceChars` of the window's new texts (asked again later).
  */
 const port = parentPort!;
 const { cacheDir, sliceChars } = workerData as { cacheDir: string; sliceChars: number };
@@ -28,7 +28,7 @@ port.on('message', async (request: Request) => {
     if ('rerank' in request) {
       const { query, candidates, options } = request.rerank;
       const aligner = alignerFor(encoder);
-      if (!aligner.prepare(candidates, request.mindId, sliceChars)) port.postMessage({ type: 'more', id });
+      if (!aligner.prepare(candidates, request.mindId, sliceChars, options.alignWeight > 0)) port.postMessage({ type: 'more', id });
       else port.postMessage({ type: 'reranked', id, hits: aligner.rerank(query, candidates, options, request.mindId) });
       return;
     }

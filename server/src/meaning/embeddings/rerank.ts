@@ -1,12 +1,13 @@
-import { RELEVANCE_HALF, RELEVANCE_POWER, VARIANT_WEIGHT } from '../../lib/bm25.js';
+import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../lib/bm25.js';
 import { rankingWords, searchWords } from '../../lib/search-words.js';
 import { wordVariants } from '../../lib/word-variants.js';
 import { ByteLru } from './byte-lru.js';
+import { coverage, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
 
-export { windowDensity };
-import { baseForms, STOP_WORDS, tokens } from './tokens.js';
+export { coverage, windowDensity, wordsOf };
+import { type Bag, bagBytes, wordBag } from './word-bag.js';
 
 /**
  * Re-ranking of recall's candidate window (the union of the best keyword and vector hits) by
@@ -95,15 +96,6 @@ export interface RerankHit {
   score: number;
 }
 
-/** A text's content words as rows of the word table, with their weights. */
-interface Bag {
-  rows: Int32Array;
-  weights: Float32Array;
-  /** Words missing from the table, matched by spelling only. */
-  unknown: string[];
-  unknownWeight: number;
-}
-
 const aligners = new WeakMap<SifEncoder, WordAligner>();
 
 /** One aligner per loaded model (its constructor walks the whole table once, ~15 ms). */
@@ -122,55 +114,14 @@ export function alignerFor(encoder: SifEncoder): WordAligner {
  */
 export const MEMO_BYTES = 32 * 1024 * 1024;
 
-/** Known words of a text the word alignment looks at, at most. */
-export const ALIGN_WORDS = 48;
-
 interface Known {
   vector: Float32Array;
   bag?: Bag;
 }
 
-/**
- * The share of the question's terms (each a word and its variants, word-variants.ts) among
- * `words`: a term counts 1 for the word itself, VARIANT_WEIGHT for a variant only.
- */
-export function coverage(terms: readonly string[][], holds: (word: string) => boolean): number {
-  if (terms.length === 0) return 1;
-  let held = 0;
-  for (const [word, ...variants] of terms) {
-    if (holds(word!)) held += 1;
-    else if (variants.some(holds)) held += VARIANT_WEIGHT;
-  }
-  return held / terms.length;
-}
-
-const NOT_ASCII = /[^\p{ASCII}]/u;
-const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
-
-/**
- * Whether a text holds a search word (lib/search-words.ts). An ASCII text is searched in place, the
- * word standing alone between non-letters (a tenth of the cost of splitting it, which a window of
- * new texts would pay on every recall); any other text is split as the index splits it.
- */
-export function wordsOf(text: string): (word: string) => boolean {
-  if (NOT_ASCII.test(text)) {
-    const words = new Set(searchWords(text));
-    return (word) => words.has(word);
-  }
-  const lower = text.toLowerCase();
-  return (word) => {
-    for (let at = lower.indexOf(word); at >= 0; at = lower.indexOf(word, at + 1)) {
-      const end = at + word.length;
-      if ((at === 0 || !isWordChar(lower.charCodeAt(at - 1))) && (end === lower.length || !isWordChar(lower.charCodeAt(end)))) return true;
-    }
-    return false;
-  };
-}
-
 export class WordAligner {
   /** Euclidean norm of each row's int8 vector (cosines are taken on the int8 values directly). */
   private readonly norms: Float32Array;
-  private readonly weights: Float32Array;
   /** Keyed by scope (the mind) and text: one mind's texts never answer faster for another. */
   readonly memo: ByteLru<Known>;
 
@@ -186,50 +137,11 @@ export class WordAligner {
       for (let d = r * dim; d < (r + 1) * dim; d++) sum += vectors[d]! * vectors[d]!;
       this.norms[r] = Math.sqrt(sum) || 1;
     }
-    this.weights = encoder.wordWeights;
   }
 
-  /** The content words of a text (stop words left out; names weighed as in the sentence vectors). */
+  /** The content words of a text (word-bag.ts). */
   bag(text: string): Bag {
-    const { index } = this.encoder.table;
-    const nameWeight = this.encoder.options.nameWeight;
-    const rows: number[] = [];
-    const weights: number[] = [];
-    const unknown: string[] = [];
-    let unknownWeight = 0;
-    for (const { word, name } of tokens(text)) {
-      if (STOP_WORDS.has(word)) continue;
-      let row = index.get(word);
-      if (row === undefined) {
-        const base = baseForms(word).find((form) => index.has(form));
-        if (base !== undefined) row = index.get(base);
-      }
-      const factor = name ? nameWeight : 1;
-      if (row === undefined) {
-        if (!unknown.includes(word)) {
-          unknown.push(word);
-          unknownWeight += factor;
-        }
-      } else if (!rows.includes(row)) {
-        rows.push(row);
-        weights.push(this.weights[row]! * factor);
-      }
-    }
-    // The most telling words only (highest weight: the rarest), so aligning a long memory costs what a
-    // short one does; short texts (a turn, a note) keep every word.
-    if (rows.length > ALIGN_WORDS) {
-      const kept = rows
-        .map((_, i) => i)
-        .sort((a, b) => weights[b]! - weights[a]! || a - b)
-        .slice(0, ALIGN_WORDS);
-      return {
-        rows: Int32Array.from(kept, (i) => rows[i]!),
-        weights: Float32Array.from(kept, (i) => weights[i]!),
-        unknown,
-        unknownWeight,
-      };
-    }
-    return { rows: Int32Array.from(rows), weights: Float32Array.from(weights), unknown, unknownWeight };
+    return wordBag(this.encoder, text);
   }
 
   /** A text's sentence vector and (once asked for) word bag, from the memo when it was seen lately. */
@@ -243,18 +155,31 @@ export class WordAligner {
     return entry;
   }
 
+  /** The entry's word bag, read from its text once and kept with it. */
+  private bagOf(scope: string, text: string, entry: Known): Bag {
+    if (!entry.bag) {
+      entry.bag = this.bag(text);
+      this.memo.grow(`${scope}\u0000${text}`, bagBytes(entry.bag));
+    }
+    return entry.bag;
+  }
+
   /**
-   * Encodes the candidates' texts not in the memo, until about `budgetChars` of text were encoded;
-   * true when every one is known (rerank is then cheap). The caller can serve other work between
-   * calls, so a window of long texts does not hold the thread for long in one go.
+   * Encodes the candidates' texts not in the memo and reads their words (`withBags`: the alignment
+   * is on), until about `budgetChars` of text were read (a text read twice counts twice); true when
+   * every one is known (rerank then reads no text but the question). The caller serves other work
+   * between calls, so a window of long texts holds the thread for one slice at a time.
    */
-  prepare(candidates: readonly RerankCandidate[], scope: string, budgetChars: number): boolean {
+  prepare(candidates: readonly RerankCandidate[], scope: string, budgetChars: number, withBags = true): boolean {
     let spent = 0;
     for (const c of candidates) {
-      if (this.memo.get(`${scope}\u0000${c.text}`)) continue;
-      if (spent > 0 && spent + c.text.length > budgetChars) return false;
-      this.known(scope, c.text);
-      spent += c.text.length;
+      const entry = this.memo.get(`${scope}\u0000${c.text}`);
+      const cost = (entry ? 0 : c.text.length) + (withBags && !entry?.bag ? c.text.length : 0);
+      if (cost === 0) continue;
+      if (spent > 0 && spent + cost > budgetChars) return false;
+      const known = entry ?? this.known(scope, c.text);
+      if (withBags) this.bagOf(scope, c.text, known);
+      spent += cost;
     }
     return true;
   }
@@ -337,12 +262,7 @@ export class WordAligner {
       if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text)) ** keywordCoverage;
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
-        if (!known[i]!.bag) {
-          const bag = this.bag(c.text);
-          known[i]!.bag = bag;
-          this.memo.grow(`${scope}\u0000${c.text}`, 8 * bag.rows.length + bag.unknown.reduce((t, w) => t + 2 * w.length + 32, 0));
-        }
-        const { forward, backward } = this.align(q, known[i]!.bag!, floor, exactWeight);
+        const { forward, backward } = this.align(q, this.bagOf(scope, c.text, known[i]!), floor, exactWeight);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
       return { id: c.id, score: keywordWeight * keyword + (1 - keywordWeight) * meaning, order: i };

@@ -1,0 +1,19 @@
+// How much of a question a re-ranked text holds (rerank.ts weighs its keyword part by it).
+import { VARIANT_WEIGHT } from '../../lib/bm25.js';
+import { wordsOf } from '../../lib/word-lookup.js';
+
+export { wordsOf };
+
+/**
+ * The share of the question's terms (each a word and its variants, word-variants.ts) among
+ * `words`: a term counts 1 for the word itself, VARIANT_WEIGHT for a variant only.
+ */
+export function coverage(terms: readonly string[][], holds: (word: string) => boolean): number {
+  if (terms.length === 0) return 1;
+  let held = 0;
+  for (const [word, ...variants] of terms) {
+    if (holds(word!)) held += 1;
+    else if (variants.some(holds)) held += VARIANT_WEIGHT;
+  }
+  return held / terms.length;
+}
