@@ -94,6 +94,22 @@ describe('MCP batches', () => {
     assert.equal(request.batch, 2);
   });
 
+  test('a single call has one log line, naming its tool and whether it failed', async () => {
+    const { mindKey } = await svc.mind();
+    const ok = await postMcp(mcpUrl(), mindKey, toolCall('list_tasks'), '2025-11-25');
+    const failed = await postMcp(mcpUrl(), mindKey, toolCall('get_task', { id: 'nope' }), '2025-11-25');
+    for (const [answer, isError] of [
+      [ok, false],
+      [failed, true],
+    ] as const) {
+      const mine = lines.filter((l) => l.req_id === answer.requestId);
+      assert.deepEqual(
+        mine.map((l) => [l.msg, l.tool, l.is_error]),
+        [['request', answer === ok ? 'list_tasks' : 'get_task', isError]],
+      );
+    }
+  });
+
   test('waiting is bounded for the whole batch: waits past the budget are cut short', async () => {
     const mind = await svc.mind();
     const { computerId } = await registerComputer(svc, mind.mindKey);

@@ -111,7 +111,8 @@ export function summaryOf(tool: McpTool, body: Record<string, unknown>): string 
   if (lists.length === 1) {
     const [name, items] = lists[0] as [string, unknown[]];
     const next = typeof body.next_cursor === 'string' ? `; next_cursor ${body.next_cursor}` : '';
-    return `${items.length} ${name}${next}. ${where}`;
+    const noun = items.length === 1 ? name.replace(/ies$/, 'y').replace(/s$/, '') : name;
+    return `${items.length} ${noun}${next}. ${where}`;
   }
   const facts = (['id', 'command_id', 'status'] as const)
     .filter((key) => typeof body[key] === 'string')
