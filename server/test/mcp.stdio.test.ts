@@ -228,7 +228,7 @@ describe('mind-mcp: the tools over stdio, bridged to /mcp', () => {
         `${origin}/mcp?token=${mindKey.replace('_', '%5F')}`,
       ];
       for (const url of urls) {
-        for (const env of [{ MIND_URL: url }, { MIND_URL: url, MIND_KEY: mindKey }]) {
+        for (const env of [{ MIND_URL: url }, { MIND_URL: url, MIND_KEY: mindKey }] as Array<Record<string, string>>) {
           const run = await runMindMcp(env, '');
           assert.notEqual(run.code, 0, url);
           assert.match(run.stderr, /MIND_URL must not hold the Mind Key .*set MIND_KEY=mk_\.\.\. instead/, url);

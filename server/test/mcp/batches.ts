@@ -8,7 +8,11 @@ export interface McpAnswer {
   requestId: string;
   bytes: number;
   /** The JSON-RPC messages of the answer, in order. */
-  messages: Array<{ id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } }>;
+  messages: Array<{
+    id?: unknown;
+    result?: { structuredContent?: Record<string, unknown> } & Record<string, unknown>;
+    error?: { code: number; message: string; data?: unknown };
+  }>;
 }
 
 let nextId = 1;
