@@ -2,11 +2,12 @@
 // under 2025-03-26 run one call at a time, in order, under one bound on the answer's bytes (the calls
 // past it get a 413-like JSON-RPC error) and one on waiting, each call on its own log line.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { describe, test } from 'node:test';
 import pino from 'pino';
 import { registerComputer } from './computers/helpers.js';
 import { useService } from './harness.js';
-import { postMcp, toolCall } from './mcp/batches.js';
+import { ACCEPT, postMcp, toolCall } from './mcp/batches.js';
 import { useMcpUrl } from './mcp/clients.js';
 
 const LIMIT = 64 * 1024;
@@ -178,6 +179,37 @@ describe('MCP batches', () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {} } };
     const withInitialize = await postMcp(mcpUrl(), mindKey, [initialize, toolCall('create_task', { title: 'x' })], '2025-03-26');
     assert.equal(withInitialize.status, 400);
+    for (const host of ['a b', 'x:99999']) {
+      const status = await new Promise<number>((done, fail) => {
+        const url = mcpUrl();
+        const headers = { host, authorization: `Bearer ${mindKey}`, 'content-type': 'application/json', accept: ACCEPT };
+        const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers }, (res) => {
+          res.resume();
+          done(res.statusCode ?? 0);
+        });
+        req.on('error', fail);
+        req.end(JSON.stringify([toolCall('create_task', { title: 'bad host' })]));
+      });
+      assert.equal(status, 400, `Host: ${host}`);
+    }
     assert.deepEqual(await tasksOf(auth), []);
+  });
+});
+
+describe('MCP answers with the default bound', () => {
+  const svc = useService();
+  const mcpUrl = useMcpUrl(svc);
+
+  test('a script of 1,000,000 characters comes whole in one get_script, its content once, not twice', async () => {
+    const { mindKey, auth } = await svc.mind();
+    const content = 'z'.repeat(1_000_000);
+    const script = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'huge', content }).expect(201)).body as { id: string };
+    for (const revision of ['2025-11-25', '2025-03-26']) {
+      const body = revision === '2025-03-26' ? [toolCall('get_script', { id: script.id })] : toolCall('get_script', { id: script.id });
+      const answer = await postMcp(mcpUrl(), mindKey, body, revision);
+      assert.equal(answer.status, 200);
+      assert.equal(answer.messages[0]?.result?.structuredContent?.content, content);
+      assert.ok(answer.bytes < 1_010_000, `${revision}: the answer is ${answer.bytes} bytes for 1,000,000 characters`);
+    }
   });
 });

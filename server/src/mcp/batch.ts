@@ -41,7 +41,11 @@ export interface CallOutcome {
 export type JsonRpcMessage = Record<string, unknown>;
 
 /** Why this batch is refused as a whole, if it is; nothing in a refused batch runs. */
-export function batchRefusal(headers: IncomingHttpHeaders, body: unknown[]): BatchRefusal | undefined {
+export function batchRefusal(headers: IncomingHttpHeaders, url: string, body: unknown[]): BatchRefusal | undefined {
+  // Each call is served as a request of its own, which needs a URL: a Host that makes none is refused.
+  if (!URL.canParse(`http://${headers.host ?? 'localhost'}${url}`)) {
+    return { status: 400, code: -32600, message: 'Bad Request: the Host header is not a host name (and port): nothing was run' };
+  }
   const header = headers['mcp-protocol-version'];
   // Without the header a server assumes 2025-03-26 (as the 2025-06-18 revision says, and the SDK does).
   const revision = typeof header === 'string' ? header.trim() : DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
@@ -100,6 +104,8 @@ export interface BatchOptions {
   run: (message: JsonRpcMessage, budget: BatchBudget) => Promise<CallOutcome>;
   /** One log line per call. */
   log: (fields: Record<string, unknown>) => void;
+  /** A call that failed unexpectedly (it is answered as a JSON-RPC internal error). */
+  onUnexpected: (err: unknown) => void;
 }
 
 /**
@@ -129,7 +135,7 @@ export async function serveBatch(res: ServerResponse, messages: JsonRpcMessage[]
       const started = performance.now();
       let outcome: CallOutcome = full
         ? { text: tooLargeError(message.id, options.maxAnswerBytes, false), isError: true }
-        : await options.run(message, budget);
+        : await runSafely(message, budget, options);
       const bytes = outcome.text === undefined ? 0 : Buffer.byteLength(outcome.text);
       if (!full && written + bytes > options.maxAnswerBytes) {
         full = true;
@@ -153,6 +159,17 @@ export async function serveBatch(res: ServerResponse, messages: JsonRpcMessage[]
     clearInterval(keepAlive);
   }
   res.end();
+}
+
+/** Runs one call; an unexpected failure becomes its JSON-RPC internal error, and the batch goes on. */
+async function runSafely(message: JsonRpcMessage, budget: BatchBudget, options: BatchOptions): Promise<CallOutcome> {
+  try {
+    return await options.run(message, budget);
+  } catch (err) {
+    options.onUnexpected(err);
+    const error = { code: -32603, message: 'Internal server error' };
+    return { text: JSON.stringify({ jsonrpc: '2.0', id: message.id, error }), isError: true };
+  }
 }
 
 /** The answer of a call the batch's bound left out: a JSON-RPC error in the manner of a 413. */

@@ -136,7 +136,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     const isJson = /^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '');
     const parsed = req.method === 'POST' && isJson ? await readJsonBody(request, res, bodyLimit) : undefined;
     if (Array.isArray(parsed) && !closed) {
-      const refusal = batchRefusal(req.headers, parsed);
+      const refusal = batchRefusal(req.headers, req.url ?? '/', parsed);
       if (refusal) return refuseBatch(res, refusal);
       request.logFields = { batch: parsed.length };
       return serveBatch(res, parsed as JsonRpcMessage[], {
@@ -144,6 +144,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
         waitMs: ctx.config.mcpBatchWaitMs,
         run: (message, budget) => runOne(message, { caller, req: request, res, budget }),
         log: (fields) => ctx.log.info({ req_id: req.requestId, ...fields }, 'mcp batch call'),
+        onUnexpected: (err) => options.onUnexpected(err, req),
       });
     }
     const fast = closed || SDK_ONLY in req ? undefined : fastCallOf(req, parsed, byName);
