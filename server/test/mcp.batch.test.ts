@@ -200,13 +200,14 @@ describe('MCP answers with the default bound', () => {
   const svc = useService();
   const mcpUrl = useMcpUrl(svc);
 
-  test('a script of 1,000,000 characters comes whole in one get_script, its content once, not twice', async () => {
+  test('a script of 1,000,000 characters comes whole in one get_script, its content once, not twice', async (t) => {
     const { mindKey, auth } = await svc.mind();
     const content = 'z'.repeat(1_000_000);
     const script = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'huge', content }).expect(201)).body as { id: string };
     for (const revision of ['2025-11-25', '2025-03-26']) {
       const body = revision === '2025-03-26' ? [toolCall('get_script', { id: script.id })] : toolCall('get_script', { id: script.id });
       const answer = await postMcp(mcpUrl(), mindKey, body, revision);
+      t.diagnostic(`${revision}: ${answer.bytes} bytes`);
       assert.equal(answer.status, 200);
       assert.equal(answer.messages[0]?.result?.structuredContent?.content, content);
       assert.ok(answer.bytes < 1_010_000, `${revision}: the answer is ${answer.bytes} bytes for 1,000,000 characters`);
