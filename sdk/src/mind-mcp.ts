@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // `mind-mcp`: a mind's MCP tools over stdio, for clients that only launch local commands. It forwards
 // every message to the service's `/mcp` with the Mind Key (MIND_URL, MIND_KEY). stdout carries JSON-RPC
-// only; everything for a human goes to stderr, never the key.
+// only; everything for a human goes to stderr, never a key (a MIND_URL holding one is refused).
 import { SDK_VERSION } from './core/options.js';
 import { StdioBridge } from './mcp/bridge.js';
-import { BridgeConfigError, bridgeConfigFrom } from './mcp/config.js';
+import { BridgeConfigError, bridgeConfigFrom, redactKeys } from './mcp/config.js';
 
-const report = (text: string) => process.stderr.write(`${text}\n`);
+// Whatever a line says (a URL, an error's message), no Mind Key reaches stderr.
+const report = (text: string) => process.stderr.write(`${redactKeys(text, process.env.MIND_KEY?.trim())}\n`);
 
 try {
   const { endpoint, mindKey } = bridgeConfigFrom(process.env);

@@ -4,6 +4,7 @@
 // no 5xx; only statuses the operation documents; every JSON answer valid against the document (ajv);
 // no secret and nothing of another tenant in any answer; every request valid by the document accepted,
 // every invalid one a 400.
+// JSON-RPC batches on /mcp (arrays of random calls, nested, empty, huge) are fuzzed in mcp.fuzz.test.ts.
 //
 // Rules the document cannot state as a schema, so the generator knows them (each one is said in the
 // operation's description too):

@@ -237,12 +237,41 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
       body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
     },
     {
-      label: 'a batch of two calls',
+      label: 'a batch under 2025-11-25 (refused: batches left MCP in 2025-06-18)',
       fast: false,
-      // The SDK runs a batch's calls at once and answers each as it finishes: the events in any order.
-      normalise: (text: string) => text.split('\n\n').sort().join('\n\n'),
       headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-11-25' },
       body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body), { ...JSON.parse(legacy('get_task', { id: taskId }).body), id: 2 }]),
+    },
+    // Batches (2025-03-26): each call by the fast path or by the SDK, one after the other, in order.
+    {
+      label: 'a 2025-03-26 batch of two calls',
+      fast: false,
+      headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-03-26' },
+      body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body), { ...JSON.parse(legacy('get_task', { id: taskId }).body), id: 2 }]),
+    },
+    {
+      label: 'a 2025-03-26 batch of calls the fast path leaves, a notification and tools/list',
+      fast: false,
+      headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-03-26' },
+      body: JSON.stringify([
+        JSON.parse(legacy('no_such_tool', {}).body),
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { ...JSON.parse(legacy('list_tasks', {}, { params: { _meta: { progressToken: 7 } } }).body), id: 2 },
+        { ...JSON.parse(legacy('get_task', { id: foreignTaskId }).body), id: 'three' },
+        { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+      ]),
+    },
+    {
+      label: 'a 2025-03-26 batch of notifications only',
+      fast: false,
+      headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-03-26' },
+      body: JSON.stringify([{ jsonrpc: '2.0', method: 'notifications/initialized' }]),
+    },
+    {
+      label: 'a 2025-03-26 batch, Accept JSON only',
+      fast: false,
+      headers: { Accept: 'application/json', 'MCP-Protocol-Version': '2025-03-26' },
+      body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body)]),
     },
     {
       label: 'tools/list',
@@ -269,7 +298,8 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
     assert.equal(answer.id, 1);
     assert.equal(answer.result.resultType, 'complete');
     assert.equal(answer.result.structuredContent.tasks.length, 2);
-    assert.deepEqual(JSON.parse(answer.result.content[0].text), answer.result.structuredContent);
+    // The tasks once: structuredContent carries them, the text says how many (not the same JSON escaped).
+    assert.deepEqual(answer.result.content, [{ type: 'text', text: '2 tasks. The full answer is in structuredContent.' }]);
 
     const event = await compare('legacy list_tasks', legacy('list_tasks', { limit: 5 }), true);
     assert.ok(event.headers.includes('content-type: text/event-stream'));

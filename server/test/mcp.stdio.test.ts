@@ -217,6 +217,31 @@ describe('mind-mcp: the tools over stdio, bridged to /mcp', () => {
       assert.match(badUrl.stderr, /MIND_URL is not an http\(s\) URL/);
     });
 
+    test('a Mind Key in MIND_URL is refused with a message naming MIND_KEY, and never printed', async () => {
+      const { mindKey } = await svc.mind();
+      const origin = mcpUrl().origin;
+      const urls = [
+        `${origin}/?key=${mindKey}`,
+        `${origin}/mcp?Key=${encodeURIComponent(mindKey)}&x=1`,
+        `${origin}/mcp?ke%79=${mindKey}`,
+        `${origin}/${mindKey}/mcp`,
+        `${origin}/mcp?token=${mindKey.replace('_', '%5F')}`,
+      ];
+      for (const url of urls) {
+        for (const env of [{ MIND_URL: url }, { MIND_URL: url, MIND_KEY: mindKey }] as Array<Record<string, string>>) {
+          const run = await runMindMcp(env, '');
+          assert.notEqual(run.code, 0, url);
+          assert.match(run.stderr, /MIND_URL must not hold the Mind Key .*set MIND_KEY=mk_\.\.\. instead/, url);
+          assert.equal(run.stderr.includes(mindKey.slice(3)), false, `${url}: the key is not printed`);
+          assert.equal(run.stdout, '');
+        }
+      }
+      // A URL that is no URL at all is quoted, its key redacted.
+      const unparsed = await runMindMcp({ MIND_URL: `localhost:3000/?key=${mindKey}`, MIND_KEY: mindKey }, '');
+      assert.match(unparsed.stderr, /MIND_URL is not an http\(s\) URL/);
+      assert.equal(unparsed.stderr.includes(mindKey.slice(3)), false);
+    });
+
     test('stdin closed: it answers every line read, then exits 0; stdout carries JSON-RPC lines only', async () => {
       const { mindKey } = await svc.mind();
       const initialize = {

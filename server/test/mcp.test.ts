@@ -82,7 +82,10 @@ describe('MCP at /mcp', () => {
           assert.equal(created.isError, undefined);
           const task = created.structuredContent as { id: string; title: string; priority: string };
           assert.equal(task.title, 'Water the plants');
-          assert.deepEqual(JSON.parse(created.content[0]?.text ?? ''), task);
+          // The data once, in structuredContent; the text is a line about it, not the JSON again.
+          assert.deepEqual(created.content, [
+            { type: 'text', text: `Create a task: id ${task.id}, status pending. The full answer is in structuredContent.` },
+          ]);
           const rest = await svc.http.get(`/mind/task/${task.id}`).set(auth).expect(200);
           assert.equal(rest.body.priority, 'high');
 

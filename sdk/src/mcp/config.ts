@@ -14,6 +14,33 @@ export class BridgeConfigError extends Error {
   }
 }
 
+/** What a Mind Key looks like, wherever it stands in a text (its `_` percent-encoded too). */
+const MIND_KEY_PATTERN = /mk(?:_|%5[Ff])[A-Za-z0-9_-]+/g;
+
+/**
+ * A text as it may be shown to a human (stderr): every Mind Key-like word, the value of every URL query
+ * parameter named `key`, and the key given (whatever its form) replaced by `[redacted]`.
+ */
+export function redactKeys(text: string, mindKey?: string): string {
+  let redacted = mindKey && mindKey.length >= 8 ? text.split(mindKey).join('[redacted]') : text;
+  redacted = redacted.replace(MIND_KEY_PATTERN, 'mk_[redacted]');
+  return redacted.replace(/([?&](?:key|ke%79|%6[bB]ey)=)[^&#\s"]*/gi, '$1[redacted]');
+}
+
+/** Whether a URL carries a Mind Key: a query parameter `key` (any case, as decoded), or a Mind Key anywhere. */
+function holdsKey(text: string, url: URL): boolean {
+  if (new RegExp(MIND_KEY_PATTERN.source).test(text) || new RegExp(MIND_KEY_PATTERN.source).test(decodeSafely(text))) return true;
+  return [...url.searchParams.keys()].some((name) => name.trim().toLowerCase() === 'key');
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** `MIND_URL` (the service's address; its `/mcp` URL is taken as well) and `MIND_KEY` (the Mind Key). */
 export function bridgeConfigFrom(env: NodeJS.ProcessEnv): BridgeConfig {
   const problems: string[] = [];
@@ -24,7 +51,12 @@ export function bridgeConfigFrom(env: NodeJS.ProcessEnv): BridgeConfig {
   } else {
     endpoint = URL.canParse(base) ? new URL(base) : undefined;
     if (!endpoint || (endpoint.protocol !== 'http:' && endpoint.protocol !== 'https:')) {
-      problems.push(`MIND_URL is not an http(s) URL: ${JSON.stringify(base)}; e.g. MIND_URL=http://127.0.0.1:3000`);
+      problems.push(`MIND_URL is not an http(s) URL: ${JSON.stringify(redactKeys(base))}; e.g. MIND_URL=http://127.0.0.1:3000`);
+    } else if (holdsKey(base, endpoint)) {
+      // A key in a URL ends up in logs, shell histories and proxies; the bridge sends it as a header only.
+      problems.push(
+        `MIND_URL must not hold the Mind Key (${JSON.stringify(redactKeys(base))}): remove it from the URL and set MIND_KEY=mk_... instead; mind-mcp sends it as Authorization: Bearer, never in the URL`,
+      );
     } else if (endpoint.username || endpoint.password) {
       problems.push('MIND_URL must not hold credentials: the Mind Key goes in MIND_KEY');
     }

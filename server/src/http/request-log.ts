@@ -22,8 +22,11 @@ export function redactUrl(url: string): string {
   return `${url.slice(0, queryAt + 1)}${redacted}`;
 }
 
-/** A request as it arrives, before the pipeline or Express has read anything of it. */
-export type RawRequest = IncomingMessage & { requestId?: string };
+/**
+ * A request as it arrives, before the pipeline or Express has read anything of it. `logFields` are
+ * added to its log line by whoever serves it (/mcp: the tool called, or the size of a batch).
+ */
+export type RawRequest = IncomingMessage & { requestId?: string; logFields?: Record<string, unknown> };
 
 /**
  * Gives every request an id (kept from X-Request-Id when sane), echoes it, and logs one line per
@@ -41,7 +44,15 @@ export function requestLog(log: Logger, ipOf: (req: IncomingMessage) => string, 
     const arrivedDraining = draining();
     res.once('finish', () => {
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      const line = { req_id: requestId, method: req.method, url: redactUrl(req.url ?? ''), status: res.statusCode, ms, ip: ipOf(req) };
+      const line = {
+        req_id: requestId,
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        status: res.statusCode,
+        ms,
+        ip: ipOf(req),
+        ...req.logFields,
+      };
       if (res.statusCode === 503 && arrivedDraining) log.info(line, 'request refused: the service is shutting down');
       else if (res.statusCode >= 500) log.error(line, 'request failed');
       else log.info(line, 'request');

@@ -107,6 +107,14 @@ const EnvSchema = z.object({
   MIND_EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
   MIND_EMBEDDINGS_TIMEOUT: duration.default('30s'),
   MIND_VECTOR_CACHE_MB: z.coerce.number().int().min(1).max(100_000).default(256),
+  // MCP (DESIGN section 13): the bytes of one answer on /mcp, a whole batch's answer included.
+  MIND_MCP_MAX_ANSWER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(256 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
+  MIND_MCP_BATCH_WAIT: duration.refine((ms) => ms <= 30_000, 'must be at most 30s (what one call may wait)').default('30s'),
 });
 
 export interface Config {
@@ -169,6 +177,10 @@ export interface Config {
   embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; timeoutMs: number; url?: string; model?: string; apiKey?: string };
   /** Memory for the vectors of recently searched minds (meaning/vector-index.ts). */
   vectorCacheBytes: number;
+  /** The most bytes one `/mcp` answer holds: a tool's result alone, and a batch's answers together. */
+  mcpMaxAnswerBytes: number;
+  /** The time one JSON-RPC batch on `/mcp` may spend waiting, all its calls together. */
+  mcpBatchWaitMs: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -250,6 +262,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.MIND_EMBEDDINGS_API_KEY ? { apiKey: e.MIND_EMBEDDINGS_API_KEY } : {}),
     },
     vectorCacheBytes: e.MIND_VECTOR_CACHE_MB * 1024 * 1024,
+    mcpMaxAnswerBytes: e.MIND_MCP_MAX_ANSWER_BYTES,
+    mcpBatchWaitMs: e.MIND_MCP_BATCH_WAIT,
     validateResponses: false,
   };
 }

@@ -9,9 +9,20 @@ import { hasBody, readJsonBody } from '../http/body.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RawRequest } from '../http/request-log.js';
 import type { ApiRequest } from '../http/router.js';
-import { fastCallOf, SDK_ONLY, serveFastCall } from './fast-call.js';
-import { nodeMcpHandler } from './node-http.js';
-import { buildTools, errorResultOf, type Invoke, type McpTool, runTool, type ToolResult } from './tools.js';
+import {
+  type BatchBudget,
+  batchRefusal,
+  type CallOutcome,
+  type JsonRpcMessage,
+  refuseBatch,
+  serveBatch,
+  waitSpent,
+  waitSpentResult,
+  withinWaitBudget,
+} from './batch.js';
+import { answerOf, fastCallOf, SDK_ONLY, serveFastCall } from './fast-call.js';
+import { answerTextOf, bodilessRequest, nodeMcpHandler } from './node-http.js';
+import { buildTools, errorResultOf, type Invoke, type McpTool, resultBytes, runTool, type ToolResult, tooLargeResult } from './tools.js';
 
 const SERVER_INFO = { name: 'mind-service', version: API_VERSION };
 const INSTRUCTIONS =
@@ -20,9 +31,15 @@ const INSTRUCTIONS =
 /** What a tool call needs of its HTTP request, passed to the per-request MCP server as `authInfo.extra`. */
 interface CallContext {
   caller: MindCaller;
-  req: ApiRequest;
+  req: ApiRequest & Pick<RawRequest, 'logFields'>;
   res: ServerResponse;
+  /** Set for a call of a batch: what the batch may still spend; then `outcome` tells the batch's log. */
+  budget?: BatchBudget;
+  outcome?: Omit<CallOutcome, 'text'>;
 }
+
+/** The route that always waits for an agent (up to MIND_SCREENSHOT_WAIT). */
+const SCREENSHOT_ROUTE = 'computers.screenshot';
 
 export interface McpEndpointOptions {
   authenticator: Authenticator;
@@ -51,13 +68,26 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
   );
   const reportSdkError = (err: Error) => ctx.log.debug({ err }, 'mcp: request refused by the protocol layer');
 
-  /** A tool's result for a call, by either path: a failure is a result with `isError`. */
+  const maxAnswerBytes = ctx.config.mcpMaxAnswerBytes;
+
+  /** A tool's result for a call, by either path: a failure is a result with `isError`; one past the answer bound too. */
   const callTool = async (tool: McpTool, args: Record<string, unknown>, call: CallContext): Promise<ToolResult> => {
-    try {
-      return await runTool(tool, args, options.invoke, call.caller, call.req, call.res);
-    } catch (err) {
-      return errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req), ctx.config.publicUrl);
+    let result: ToolResult;
+    const { budget } = call;
+    if (budget && tool.key === SCREENSHOT_ROUTE && waitSpent(budget)) result = waitSpentResult(tool.definition.name, budget);
+    else {
+      try {
+        result = await runTool(tool, budget ? withinWaitBudget(args, budget) : args, options.invoke, call.caller, call.req, call.res);
+        const bytes = resultBytes(result);
+        if (bytes > maxAnswerBytes) result = tooLargeResult(tool, bytes, maxAnswerBytes);
+      } catch (err) {
+        result = errorResultOf(err, (unexpected) => options.onUnexpected(unexpected, call.req), ctx.config.publicUrl);
+      }
     }
+    const outcome = { tool: tool.definition.name, isError: result.isError === true };
+    if (budget) call.outcome = outcome;
+    else call.req.logFields = { tool: outcome.tool, is_error: outcome.isError };
+    return result;
   };
 
   const serverFor = (authInfo: AuthInfo | undefined) => {
@@ -87,7 +117,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
   });
 
   async function serve(req: RawRequest, res: ServerResponse) {
-    const request = req as ApiRequest & { auth?: AuthInfo };
+    const request = req as CallContext['req'] & { auth?: AuthInfo };
     request.ip = options.ipOf(req);
     request.query = {};
     let caller: MindCaller;
@@ -105,16 +135,48 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     }
     const isJson = /^application\/(?:[\w.+-]+\+)?json\b/i.test(req.headers['content-type'] ?? '');
     const parsed = req.method === 'POST' && isJson ? await readJsonBody(request, res, bodyLimit) : undefined;
+    if (Array.isArray(parsed) && !closed) {
+      const refusal = batchRefusal(req.headers, req.url ?? '/', parsed);
+      if (refusal) return refuseBatch(res, refusal);
+      request.logFields = { batch: parsed.length };
+      return serveBatch(res, parsed as JsonRpcMessage[], {
+        maxAnswerBytes,
+        waitMs: ctx.config.mcpBatchWaitMs,
+        run: (message, budget) => runOne(message, { caller, req: request, res, budget }),
+        log: (fields) => ctx.log.info({ req_id: req.requestId, ...fields }, 'mcp batch call'),
+        onUnexpected: (err) => options.onUnexpected(err, req),
+      });
+    }
     const fast = closed || SDK_ONLY in req ? undefined : fastCallOf(req, parsed, byName);
     if (fast) return serveFastCall(res, fast, () => callTool(fast.tool, fast.args, { caller, req: request, res }), SERVER_INFO);
-    request.auth = {
-      token: 'mind-key',
-      clientId: caller.mindId,
-      scopes: [],
-      extra: { caller, req: request, res } satisfies CallContext as never,
-    };
+    request.auth = authInfoOf({ caller, req: request, res });
     await serveMcp(request, res, parsed);
   }
+
+  /** One request of a batch, answered as if it had come alone: by the fast path when it can, else by the SDK. */
+  async function runOne(message: JsonRpcMessage, call: CallContext): Promise<CallOutcome> {
+    const fast = SDK_ONLY in call.req ? undefined : fastCallOf(call.req, message, byName);
+    if (fast) {
+      const result = await callTool(fast.tool, fast.args, call);
+      return { text: answerOf(fast, result, SERVER_INFO), ...call.outcome };
+    }
+    const abort = new AbortController();
+    const onClose = () => abort.abort();
+    call.res.once('close', onClose);
+    try {
+      const response = await handler.fetch(bodilessRequest(call.req, abort.signal), { authInfo: authInfoOf(call), parsedBody: message });
+      return { text: await answerTextOf(response), ...call.outcome };
+    } finally {
+      call.res.off('close', onClose);
+    }
+  }
+
+  const authInfoOf = (call: CallContext): AuthInfo => ({
+    token: 'mind-key',
+    clientId: call.caller.mindId,
+    scopes: [],
+    extra: call as never,
+  });
 
   return (req: RawRequest, res: ServerResponse, onError: (err: unknown) => void) => {
     serve(req, res).catch(onError);

@@ -154,7 +154,7 @@ export async function serveFastCall(res: ServerResponse, call: FastCall, run: ()
  * with `resultType` and the server's identity. Written piece by piece, each piece by JSON.stringify,
  * so that `structuredContent` is not serialised a second time: its text block already holds its JSON.
  */
-function answerOf(call: FastCall, result: ToolResult, serverInfo: object): string {
+export function answerOf(call: FastCall, result: ToolResult, serverInfo: object): string {
   const content: unknown[] = result.content.map((block) =>
     block.type === 'text' ? { type: 'text', text: block.text } : { type: 'image', data: block.data, mimeType: block.mimeType },
   );

@@ -45,7 +45,7 @@ export function nodeMcpHandler(fetchHandler: FetchHandler, options: NodeMcpOptio
 }
 
 /** The request's method, URL and headers, as `toWebRequest` builds them, without the body (handed over parsed). */
-function bodilessRequest(req: IncomingMessage, signal: AbortSignal): Request {
+export function bodilessRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const host = first(req.headers.host) ?? first(req.headers[':authority']) ?? 'localhost';
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -102,4 +102,24 @@ async function writeResponse(response: Response, res: ServerResponse, closed: Ab
     closed.removeEventListener('abort', onDrain);
   }
   res.end();
+}
+
+/**
+ * The one JSON-RPC message the SDK answered a single request with, as text: the `data` of its event
+ * (2025 revisions) or its JSON body; undefined when it answered none (202, a notification).
+ */
+export async function answerTextOf(response: Response): Promise<string | undefined> {
+  if (response.body === null || response.status === 202) return undefined;
+  const text = await response.text();
+  if (!/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '')) return text || undefined;
+  for (const event of text.split(/\r?\n\r?\n/)) {
+    const lines = event.split(/\r?\n/);
+    const name = lines
+      .find((line) => line.startsWith('event:'))
+      ?.slice(6)
+      .trim();
+    const data = lines.filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, ''));
+    if (data.length > 0 && (name === undefined || name === 'message')) return data.join('\n');
+  }
+  return undefined;
 }

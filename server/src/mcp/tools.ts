@@ -87,7 +87,10 @@ export function routeInputOf(places: ArgumentPlaces, args: Record<string, unknow
   return input;
 }
 
-/** A route's answer as a tool result: JSON as structured content and as text, a PNG as an image. */
+/**
+ * A route's answer as a tool result: JSON as structured content with a one-line summary as its text
+ * (the data once, not again as escaped JSON: docs/mcp.md says why), a PNG as an image.
+ */
 export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   if (answer.kind === 'bytes') {
     if (answer.contentType.startsWith('image/')) {
@@ -97,15 +100,52 @@ export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   }
   if (answer.kind === 'empty') return { content: [{ type: 'text', text: `Done: ${tool.definition.title ?? tool.definition.name}.` }] };
   const body = answer.body as Record<string, unknown>;
-  const text = JSON.stringify(body);
-  if (typeof body === 'object' && body !== null) jsonTexts.set(body, text);
-  return { content: [{ type: 'text', text }], structuredContent: body };
+  return { content: [{ type: 'text', text: summaryOf(tool, body) }], structuredContent: body };
 }
 
-/** Each structured answer's JSON, as its text block carries it: written again as is, not serialised twice. */
+/** One line on a structured answer: what a list holds and its next cursor, or the item's id and status. */
+export function summaryOf(tool: McpTool, body: Record<string, unknown>): string {
+  const where = 'The full answer is in structuredContent.';
+  // A list answers its items under one name and has no id of its own (an item's `tags` are no list).
+  const lists = body.id === undefined ? Object.entries(body).filter(([, value]) => Array.isArray(value)) : [];
+  if (lists.length === 1) {
+    const [name, items] = lists[0] as [string, unknown[]];
+    const next = typeof body.next_cursor === 'string' ? `; next_cursor ${body.next_cursor}` : '';
+    const noun = items.length === 1 ? name.replace(/ies$/, 'y').replace(/s$/, '') : name;
+    return `${items.length} ${noun}${next}. ${where}`;
+  }
+  const facts = (['id', 'command_id', 'status'] as const)
+    .filter((key) => typeof body[key] === 'string')
+    .map((key) => `${key} ${body[key] as string}`);
+  return `${tool.definition.title ?? tool.definition.name}: ${facts.length ? facts.join(', ') : 'done'}. ${where}`;
+}
+
+/** Each structured answer's JSON, written when its size was measured: written again as is, not serialised twice. */
 const jsonTexts = new WeakMap<object, string>();
-/** The JSON text of a route's answer made into a tool result, if it was. */
+/** The JSON text of a tool result's structured content, if its size was measured. */
 export const jsonTextOf = (value: unknown) => (typeof value === 'object' && value !== null ? jsonTexts.get(value) : undefined);
+
+/** About the bytes a result takes in its answer: its texts, images (base64) and structured content's JSON. */
+export function resultBytes(result: ToolResult): number {
+  let bytes = 0;
+  for (const block of result.content) bytes += block.type === 'text' ? Buffer.byteLength(block.text) : block.data.length;
+  const structured = result.structuredContent;
+  if (structured !== undefined) {
+    let json = jsonTexts.get(structured);
+    if (json === undefined) {
+      json = JSON.stringify(structured);
+      jsonTexts.set(structured, json);
+    }
+    bytes += Buffer.byteLength(json);
+  }
+  return bytes;
+}
+
+/** A result past the answer bound, as a tool error saying what to do: the model can ask for less. */
+export function tooLargeResult(tool: McpTool, bytes: number, limit: number): ToolResult {
+  const text = `The answer of ${tool.definition.name} is ${bytes} bytes, more than the ${limit} bytes one MCP answer may hold (MIND_MCP_MAX_ANSWER_BYTES): ask for less (a smaller limit, a page at a time with cursor, or one item by id).`;
+  return { isError: true, content: [{ type: 'text', text }] };
+}
 
 /**
  * What a failed call answers: a result with `isError` whose text is the error object's message (the
