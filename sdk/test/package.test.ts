@@ -188,10 +188,10 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
     const answers = stdout
       .trimEnd()
       .split('\n')
-      .map((line) => JSON.parse(line) as { id: number; result?: { serverInfo?: { name: string }; structuredContent?: unknown } });
+      .map((line) => JSON.parse(line) as { id: number; result?: { serverInfo?: { name: string }; content?: Array<{ text: string }> } });
     const byId = new Map(answers.map((a) => [a.id, a]));
     assert.equal(byId.get(1)?.result?.serverInfo?.name, 'mind-service');
-    const task = byId.get(2)?.result?.structuredContent as { id: string; title: string };
+    const task = JSON.parse(byId.get(2)?.result?.content?.at(-1)?.text ?? 'null') as { id: string; title: string };
     assert.equal(task.title, 'over stdio');
     assert.equal((await client.tasks.get(task.id)).title, 'over stdio');
     assert.ok(!stderr.includes(mindKey), 'the key is never logged');

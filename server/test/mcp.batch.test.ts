@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import pino from 'pino';
 import { registerComputer } from './computers/helpers.js';
 import { useService } from './harness.js';
-import { ACCEPT, postMcp, toolCall } from './mcp/batches.js';
+import { ACCEPT, postMcp, resultData, toolCall } from './mcp/batches.js';
 import { useMcpUrl } from './mcp/clients.js';
 
 const LIMIT = 64 * 1024;
@@ -55,7 +55,7 @@ describe('MCP batches', () => {
       answer.messages.map((m) => m.id),
       batch.map((m) => m.id),
     );
-    const listed = answer.messages[2]?.result?.structuredContent as { tasks: Array<{ title: string }> };
+    const listed = resultData(answer.messages[2]) as { tasks: Array<{ title: string }> };
     assert.deepEqual(listed.tasks.map((t) => t.title).sort(), ['first', 'second'], 'list_tasks ran after both creations');
     // Without the header a server assumes 2025-03-26: batches run there too.
     const unnamed = await postMcp(mcpUrl(), mindKey, [toolCall('list_tasks')]);
@@ -137,8 +137,8 @@ describe('MCP batches', () => {
     assert.equal(answer.status, 200);
     assert.ok(answer.bytes < LIMIT + 4096, `the answer is ${answer.bytes} bytes`);
     const [first, second, third, fourth] = answer.messages;
-    assert.equal(first?.result?.structuredContent?.content, content);
-    assert.equal(second?.result?.structuredContent?.content, content);
+    assert.equal(resultData(first)?.content, content);
+    assert.equal(resultData(second)?.content, content);
     for (const [message, ran] of [
       [third, true],
       [fourth, false],
@@ -162,7 +162,7 @@ describe('MCP batches', () => {
     ).body as { id: string };
     const single = await postMcp(mcpUrl(), mindKey, toolCall('get_script', { id: big.id }), '2025-06-18');
     assert.equal(single.status, 200);
-    const result = single.messages[0]?.result as { isError: boolean; content: Array<{ text: string }> };
+    const result = single.messages[0]?.result as unknown as { isError: boolean; content: Array<{ text: string }> };
     assert.equal(result.isError, true);
     assert.match(result.content[0]!.text, /more than the 65536 bytes one MCP answer may hold \(MIND_MCP_MAX_ANSWER_BYTES\): ask for less/);
   });
@@ -209,7 +209,7 @@ describe('MCP answers with the default bound', () => {
       const answer = await postMcp(mcpUrl(), mindKey, body, revision);
       t.diagnostic(`${revision}: ${answer.bytes} bytes`);
       assert.equal(answer.status, 200);
-      assert.equal(answer.messages[0]?.result?.structuredContent?.content, content);
+      assert.equal(resultData(answer.messages[0])?.content, content);
       assert.ok(answer.bytes < 1_010_000, `${revision}: the answer is ${answer.bytes} bytes for 1,000,000 characters`);
     }
   });

@@ -8,7 +8,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { bearer, useService } from './harness.js';
-import { useMcpUrl } from './mcp/clients.js';
+import { type CallResult, dataOf, useMcpUrl } from './mcp/clients.js';
 
 const ORIGIN = 'https://assistant.example.com';
 
@@ -131,11 +131,11 @@ describe('MCP for clients in a web page (MIND_CORS_ORIGINS)', () => {
       try {
         const { tools } = await client.listTools();
         assert.ok(tools.some((t) => t.name === 'list_tasks'));
-        const listed = (await client.callTool({ name: 'list_tasks', arguments: {} })) as {
-          structuredContent?: { tasks: Array<{ title: string }> };
+        const listed = dataOf((await client.callTool({ name: 'list_tasks', arguments: {} })) as CallResult) as {
+          tasks: Array<{ title: string }>;
         };
         assert.deepEqual(
-          listed.structuredContent?.tasks.map((t) => t.title),
+          listed.tasks.map((t) => t.title),
           ['Call the plumber'],
         );
       } finally {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { poll, postResult, registerComputer } from './computers/helpers.js';
 import { useService } from './harness.js';
-import { connectV1, useMcpUrl } from './mcp/clients.js';
+import { connectV1, dataOf, useMcpUrl } from './mcp/clients.js';
 import { createWebhook, FAST_RETRIES } from './webhooks/helpers.js';
 import { type Receiver, startReceiver } from './webhooks/receiver.js';
 
@@ -32,7 +32,7 @@ describe('MCP tool calls and their effects', () => {
     const client = await connect(mindKey);
     try {
       const created = await client.call('create_task', { title: 'Sent through MCP' });
-      const taskId = (created.structuredContent as { id: string }).id;
+      const taskId = (dataOf(created) as { id: string }).id;
       await client.call('complete_task', { id: taskId });
       const received = await receiver.waitFor(2, '/mcp-tasks', 5000);
       assert.deepEqual(received.map((r) => r.json.event).sort(), ['task.completed', 'task.created']);
@@ -60,14 +60,14 @@ describe('MCP tool calls and their effects', () => {
       await postResult(svc, token, command.command_id, { status: 'done', result: { ok: true, duration_ms: 4 } });
       const result = await answer;
       assert.notEqual(result.isError, true, result.content[0]?.text);
-      const finished = result.structuredContent as { command_id: string; status: string; result: unknown };
+      const finished = dataOf(result) as { command_id: string; status: string; result: unknown };
       assert.equal(finished.command_id, command.command_id);
       assert.equal(finished.status, 'done');
       assert.deepEqual(finished.result, { ok: true, duration_ms: 4 });
 
       // Without `wait`, the tool answers as soon as the command is queued.
       const queued = await client.call('queue_command', { id: computerId, type: 'move', payload: { x: 1, y: 1 } });
-      assert.equal((queued.structuredContent as { status: string }).status, 'queued');
+      assert.equal((dataOf(queued) as { status: string }).status, 'queued');
     } finally {
       await client.close();
     }

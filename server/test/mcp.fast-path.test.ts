@@ -297,9 +297,10 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
     const answer = JSON.parse(json.body);
     assert.equal(answer.id, 1);
     assert.equal(answer.result.resultType, 'complete');
-    assert.equal(answer.result.structuredContent.tasks.length, 2);
-    // The tasks once: structuredContent carries them, the text says how many (not the same JSON escaped).
-    assert.deepEqual(answer.result.content, [{ type: 'text', text: '2 tasks. The full answer is in structuredContent.' }]);
+    // A line about the tasks, then the tasks once, as JSON text.
+    assert.equal(answer.result.structuredContent, undefined);
+    assert.deepEqual(answer.result.content[0], { type: 'text', text: '2 tasks.' });
+    assert.equal(JSON.parse(answer.result.content[1].text).tasks.length, 2);
 
     const event = await compare('legacy list_tasks', legacy('list_tasks', { limit: 5 }), true);
     assert.ok(event.headers.includes('content-type: text/event-stream'));

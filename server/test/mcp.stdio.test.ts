@@ -14,7 +14,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { setMindDisabled } from '../src/minds/store.js';
 import { bearer, useService } from './harness.js';
-import { connectV2, type McpClient, useMcpUrl } from './mcp/clients.js';
+import { connectV2, dataOf, type McpClient, useMcpUrl } from './mcp/clients.js';
 
 /** The workspace's `mind-mcp` (sdk/package.json `bin`), run by this Node. */
 const MIND_MCP = fileURLToPath(new URL('../../sdk/bin/mind-mcp.mjs', import.meta.url));
@@ -116,20 +116,20 @@ describe('mind-mcp: the tools over stdio, bridged to /mcp', () => {
             arguments: { category: 'preference', content: 'Plays the cello on Sundays', tags: ['music'] },
           });
           assert.equal(stored.isError, undefined);
-          const memory = stored.structuredContent as { id: string };
+          const memory = dataOf(stored) as { id: string };
           const rest = await svc.http.get(`/memory/${memory.id}`).set(auth).expect(200);
           assert.equal(rest.body.content, 'Plays the cello on Sundays');
           assert.deepEqual(rest.body.tags, ['music']);
 
           const recalled = await client.callTool({ name: 'recall_memories', arguments: { q: 'cello' } });
-          assert.match(JSON.stringify(recalled.structuredContent), new RegExp(memory.id));
+          assert.match(JSON.stringify(dataOf(recalled)), new RegExp(memory.id));
 
           // A tool error is a result the model reads, as over HTTP; the connection goes on.
           const invalid = await client.callTool({ name: 'create_task', arguments: { priority: 'urgent-ish' } });
           assert.equal(invalid.isError, true);
           assert.match(invalid.content[0]?.text ?? '', /title: is required/);
           const listed = await client.callTool({ name: 'list_tasks', arguments: {} });
-          assert.deepEqual(listed.structuredContent, { tasks: [], next_cursor: null });
+          assert.deepEqual(dataOf(listed), { tasks: [], next_cursor: null });
           assert.doesNotMatch(client.stderr(), new RegExp(mindKey), 'the key is never logged');
         } finally {
           await client.close();

@@ -98,7 +98,7 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
       const tool = byName.get(request.params.name);
       if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them`);
       if (!call) throw new ProtocolError(ProtocolErrorCode.InternalError, 'No caller for this request');
-      return server.projectCallToolResult(await callTool(tool, request.params.arguments ?? {}, call), tool.definition.outputSchema);
+      return server.projectCallToolResult(await callTool(tool, request.params.arguments ?? {}, call), undefined);
     });
     return server;
   };

@@ -9,7 +9,6 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
-import { jsonTextOf } from './tools.js';
 import type { McpTool, ToolResult } from './types.js';
 
 /**
@@ -146,37 +145,15 @@ export async function serveFastCall(res: ServerResponse, call: FastCall, run: ()
 }
 
 /**
- * The JSON-RPC answer's text, as the SDK writes it: `{ result, jsonrpc, id }`, the result as
- * `Server.projectCallToolResult` makes it (a text block for a non-object `structuredContent`; on 2025
- * revisions such a value, or one whose output schema is not an object, wrapped as `{ result }`), then
- * as the result schema's parse gives it back (keys in the schema's order; on 2025 revisions
- * `structuredContent` copied as a record, which drops an own `__proto__`), then (2026-07-28) stamped
- * with `resultType` and the server's identity. Written piece by piece, each piece by JSON.stringify,
- * so that `structuredContent` is not serialised a second time: its text block already holds its JSON.
+ * The JSON-RPC answer's text, as the SDK writes it: `{ result, jsonrpc, id }`, the result's content
+ * blocks with their keys in the result schema's order, then `isError`, then (2026-07-28) stamped with
+ * `resultType` and the server's identity.
  */
 export function answerOf(call: FastCall, result: ToolResult, serverInfo: object): string {
   const content: unknown[] = result.content.map((block) =>
     block.type === 'text' ? { type: 'text', text: block.text } : { type: 'image', data: block.data, mimeType: block.mimeType },
   );
-  let structured: unknown = result.structuredContent;
-  if (structured !== undefined) {
-    const nonObject = !isObject(structured);
-    if (nonObject && !result.content.some((block) => block.type === 'text')) {
-      content.push({ type: 'text', text: JSON.stringify(structured) });
-    }
-    if (!call.modern) {
-      const schema = call.tool.definition.outputSchema;
-      if (nonObject || (schema !== undefined && schema.type !== 'object')) structured = { result: structured };
-      else if (Object.hasOwn(structured as object, '__proto__')) {
-        structured = Object.fromEntries(Object.entries(structured as object).filter(([key]) => key !== '__proto__'));
-      }
-    }
-  }
   let json = `{"content":${JSON.stringify(content)}`;
-  if (structured !== undefined) {
-    const known = structured === result.structuredContent ? jsonTextOf(structured) : undefined;
-    json += `,"structuredContent":${known ?? JSON.stringify(structured)}`;
-  }
   if (result.isError !== undefined) json += `,"isError":${JSON.stringify(result.isError)}`;
   if (call.modern) json += `,"resultType":"complete","_meta":${JSON.stringify({ [SERVER_INFO_META_KEY]: serverInfo })}`;
   return `{"result":${json}},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`;

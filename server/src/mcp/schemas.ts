@@ -156,16 +156,3 @@ export function inputOf(operation: OpenApiOperation, components: Record<string, 
   const schema: Schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
   return { schema, places, bodyDescription };
 }
-
-/** The tool's output schema: the 2xx JSON answer's schema (an object), or undefined when it answers none. */
-export function outputOf(operation: OpenApiOperation, components: Record<string, Schema>): Schema | undefined {
-  const schemas = Object.entries(operation.responses)
-    .filter(([status]) => status.startsWith('2'))
-    .map(([, response]) => response.content?.['application/json']?.schema)
-    .filter((schema): schema is Schema => schema !== undefined)
-    .map((schema) => inlineSchema(schema, components));
-  if (schemas.length === 0) return undefined;
-  const schema = unite(schemas);
-  if (schema.type !== 'object') throw new Error(`${operation.operationId}: a tool's structured answer must be an object`);
-  return schema;
-}

@@ -5,7 +5,7 @@ import { apiErrorOf, errorBody, internalError } from '../http/errors.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RouteAnswer, RouteInput } from '../http/pipeline.js';
 import type { ApiRequest } from '../http/router.js';
-import { type ArgumentPlaces, inputOf, type OpenApiOperation, outputOf } from './schemas.js';
+import { type ArgumentPlaces, inputOf, type OpenApiOperation } from './schemas.js';
 import { MCP_TOOLS, type RouteKey, toolName } from './table.js';
 import type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
 import { addWait, awaitCommand, waitOf } from './wait.js';
@@ -29,7 +29,6 @@ export function buildTools(): McpTool[] {
     const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     if (!operation) throw new Error(`route ${key} is not in the OpenAPI document`);
     const input = inputOf(operation, components);
-    const output = outputOf(operation, components);
     const description = [route.summary, route.description, input.bodyDescription].filter(Boolean).join('\n\n');
     tools.push({
       key,
@@ -39,7 +38,6 @@ export function buildTools(): McpTool[] {
         title: route.summary,
         description,
         inputSchema: input.schema as ToolDefinition['inputSchema'],
-        ...(output ? { outputSchema: output as ToolDefinition['outputSchema'] } : {}),
         annotations: {
           title: route.summary,
           readOnlyHint: effect === 'read',
@@ -88,8 +86,9 @@ export function routeInputOf(places: ArgumentPlaces, args: Record<string, unknow
 }
 
 /**
- * A route's answer as a tool result: JSON as structured content with a one-line summary as its text
- * (the data once, not again as escaped JSON: docs/mcp.md says why), a PNG as an image.
+ * A route's answer as a tool result: a line about it, then its JSON as text, once. Not as
+ * `structuredContent`: many clients hand the model only `content` and others only `structuredContent`,
+ * so the data would have to travel twice to reach every model (docs/mcp.md). A PNG is an image.
  */
 export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   if (answer.kind === 'bytes') {
@@ -100,44 +99,34 @@ export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   }
   if (answer.kind === 'empty') return { content: [{ type: 'text', text: `Done: ${tool.definition.title ?? tool.definition.name}.` }] };
   const body = answer.body as Record<string, unknown>;
-  return { content: [{ type: 'text', text: summaryOf(tool, body) }], structuredContent: body };
+  return {
+    content: [
+      { type: 'text', text: summaryOf(tool, body) },
+      { type: 'text', text: JSON.stringify(body) },
+    ],
+  };
 }
 
-/** One line on a structured answer: what a list holds and its next cursor, or the item's id and status. */
+/** One line on an answer: what a list holds and its next cursor, or the item's id and status. */
 export function summaryOf(tool: McpTool, body: Record<string, unknown>): string {
-  const where = 'The full answer is in structuredContent.';
   // A list answers its items under one name and has no id of its own (an item's `tags` are no list).
   const lists = body.id === undefined ? Object.entries(body).filter(([, value]) => Array.isArray(value)) : [];
   if (lists.length === 1) {
     const [name, items] = lists[0] as [string, unknown[]];
-    const next = typeof body.next_cursor === 'string' ? `; next_cursor ${body.next_cursor}` : '';
+    const next = typeof body.next_cursor === 'string' ? `; more with cursor ${body.next_cursor}` : '';
     const noun = items.length === 1 ? name.replace(/ies$/, 'y').replace(/s$/, '') : name;
-    return `${items.length} ${noun}${next}. ${where}`;
+    return `${items.length} ${noun}${next}.`;
   }
   const facts = (['id', 'command_id', 'status'] as const)
     .filter((key) => typeof body[key] === 'string')
     .map((key) => `${key} ${body[key] as string}`);
-  return `${tool.definition.title ?? tool.definition.name}: ${facts.length ? facts.join(', ') : 'done'}. ${where}`;
+  return `${tool.definition.title ?? tool.definition.name}: ${facts.length ? facts.join(', ') : 'done'}.`;
 }
 
-/** Each structured answer's JSON, written when its size was measured: written again as is, not serialised twice. */
-const jsonTexts = new WeakMap<object, string>();
-/** The JSON text of a tool result's structured content, if its size was measured. */
-export const jsonTextOf = (value: unknown) => (typeof value === 'object' && value !== null ? jsonTexts.get(value) : undefined);
-
-/** About the bytes a result takes in its answer: its texts, images (base64) and structured content's JSON. */
+/** About the bytes a result takes in its answer: its texts and images (base64). */
 export function resultBytes(result: ToolResult): number {
   let bytes = 0;
   for (const block of result.content) bytes += block.type === 'text' ? Buffer.byteLength(block.text) : block.data.length;
-  const structured = result.structuredContent;
-  if (structured !== undefined) {
-    let json = jsonTexts.get(structured);
-    if (json === undefined) {
-      json = JSON.stringify(structured);
-      jsonTexts.set(structured, json);
-    }
-    bytes += Buffer.byteLength(json);
-  }
   return bytes;
 }
 

@@ -12,7 +12,6 @@ export interface ToolDefinition {
   title?: string;
   description: string;
   inputSchema: Schema & { type: 'object' };
-  outputSchema?: Schema & { type: 'object' };
   annotations: { title?: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
@@ -29,7 +28,6 @@ type ContentBlock = { type: 'text'; text: string } | { type: 'image'; data: stri
 export interface ToolResult {
   [key: string]: unknown;
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
 

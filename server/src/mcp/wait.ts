@@ -16,12 +16,11 @@ const FINISHED = new Set(['done', 'failed', 'expired', 'cancelled']);
 /** How often the command is read while waiting: short against a click's latency, cheap for the database. */
 const READ_EVERY_MS = 200;
 
-/** Adds `wait` to the queueing tool: its input property, and the finished command as a second answer form. */
+/** Adds `wait` to the queueing tool's input. */
 export function addWait(tools: McpTool[]) {
   const queue = tools.find((t) => t.key === QUEUE_ROUTE);
   const read = tools.find((t) => t.key === READ_ROUTE);
-  if (!queue || !read?.definition.outputSchema || !queue.definition.outputSchema)
-    throw new Error('queue_command and get_command must be tools');
+  if (!queue || !read) throw new Error('queue_command and get_command must be tools');
   queue.waits = true;
   queue.definition.inputSchema.properties = {
     ...(queue.definition.inputSchema.properties as object),
@@ -32,9 +31,6 @@ export function addWait(tools: McpTool[]) {
       description: `Seconds to wait for the command to finish, 0 to ${MAX_WAIT_SECONDS} (default 0: answer once it is queued). With a wait the answer is the command as get_command answers it: finished, or still queued or sent when the wait ran out.`,
     },
   };
-  const { type: _, ...queued } = queue.definition.outputSchema;
-  const { type: __, ...command } = read.definition.outputSchema;
-  queue.definition.outputSchema = { type: 'object', anyOf: [queued, command] };
 }
 
 /** The `wait` argument in seconds (0 when absent); a 400 naming it when it is not 0..30 whole seconds. */

@@ -10,7 +10,7 @@ export interface McpAnswer {
   /** The JSON-RPC messages of the answer, in order. */
   messages: Array<{
     id?: unknown;
-    result?: { structuredContent?: Record<string, unknown> } & Record<string, unknown>;
+    result?: { content?: Array<{ type: string; text?: string }> } & Record<string, unknown>;
     error?: { code: number; message: string; data?: unknown };
   }>;
 }
@@ -56,4 +56,10 @@ function messagesOf(contentType: string, text: string): McpAnswer['messages'] {
     .map((event) => event.split('\n').filter((line) => line.startsWith('data: ')))
     .filter((data) => data.length > 0)
     .map((data) => JSON.parse(data.map((line) => line.slice(6)).join('\n')));
+}
+
+/** A message's tool result data: the JSON of its last text block (the first is a line about it). */
+export function resultData(message: McpAnswer['messages'][number] | undefined): Record<string, unknown> | undefined {
+  const text = message?.result?.content?.filter((block) => block.type === 'text').at(-1)?.text;
+  return text === undefined ? undefined : (JSON.parse(text) as Record<string, unknown>);
 }

@@ -22,6 +22,13 @@ export interface CallResult {
   structuredContent?: Record<string, unknown>;
 }
 
+/** A tool result's data: the JSON of its last text block (the first is a line about it). */
+export function dataOf(result: { content: Array<{ type: string; text?: string }> }): Record<string, unknown> {
+  const text = result.content.filter((block) => block.type === 'text').at(-1)?.text;
+  if (text === undefined) throw new Error(`no text block in ${JSON.stringify(result)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
 /** What the tests need of either client, and the protocol revision it speaks. */
 export interface McpClient {
   listTools(): Promise<{ tools: ToolLike[] }>;
