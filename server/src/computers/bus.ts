@@ -23,6 +23,11 @@ export interface PollWaiter extends Waiter {
   readonly handoff: Promise<HandoffOutcome>;
   /** The poll's client went away while it was taken: a later `deliver` answers false. */
   abandon(): void;
+  /**
+   * The poll answers without waiting (it found commands itself): ends the wait, refuses a later
+   * `deliver`, and gives what a request that took this poll meanwhile had delivered already.
+   */
+  withdraw(): PolledCommand[];
 }
 
 /**
@@ -81,9 +86,11 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
   let handoffOpen = false;
   let settleHandoff!: (outcome: HandoffOutcome) => void;
   const handoff = new Promise<HandoffOutcome>((r) => (settleHandoff = r));
+  let delivered: PolledCommand[] = [];
   const closeHandoff = (outcome: HandoffOutcome) => {
     if (!handoffOpen) return false;
     handoffOpen = false;
+    delivered = outcome.commands ?? [];
     settleHandoff(outcome);
     return true;
   };
@@ -103,7 +110,17 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
     },
   };
   const timer = setTimeout(() => entry.finish('timeout'), ms);
-  const waiter: PollWaiter = { done, cancel: () => entry.finish('aborted'), handoff, abandon: () => void closeHandoff({ look: false }) };
+  const waiter: PollWaiter = {
+    done,
+    cancel: () => entry.finish('aborted'),
+    handoff,
+    abandon: () => void closeHandoff({ look: false }),
+    withdraw() {
+      entry.finish('aborted');
+      closeHandoff({ look: false });
+      return delivered;
+    },
+  };
   return { entry, waiter };
 }
 
