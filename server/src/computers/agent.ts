@@ -9,7 +9,7 @@ import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
 import { presentResult, splitResult } from './results.js';
 import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
-import { checkComputersCap, normalizeInstallCode } from './install-codes.js';
+import { checkComputersCap, checkMindShare, normalizeInstallCode } from './install-codes.js';
 import { claimQueuedCommands, findCommand, hasQueuedCommands, requeueSentCommands, transitionCommand } from './commands-store.js';
 import { type StoredComputer, findInstallCode, insertComputer, touchActiveComputer, updateScreen, useInstallCode } from './store.js';
 
@@ -95,6 +95,8 @@ export class AgentService {
       if (!(await useInstallCode(trx, codeHash, now)))
         throw badCode('install_code_used', 'this install code has already been used; each code registers one computer');
       await checkComputersCap(this.ctx, trx, stored.user_id);
+      // Checked again here: the owner may have added computers to the mind since the code was made.
+      if (stored.made_by === 'mind_key' && stored.mind_id) await checkMindShare(this.ctx, trx, stored.mind_id);
 
       const computer: StoredComputer = {
         id: newId(),

@@ -167,4 +167,18 @@ export const computersMigrations: Migration[] = [
       await db.raw('DROP FUNCTION IF EXISTS queued_commands_of(text)');
     },
   },
+  {
+    name: '0404_install_codes_made_by',
+    // Who made a code: `mind_key` codes register only within the mind's share (MIND_MAX_COMPUTERS_PER_MIND); `user` (a JWT) within the account's cap.
+    async up(db) {
+      await db.schema.alterTable('install_codes', (t) => {
+        t.string('made_by', 16).notNullable().defaultTo('user');
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('install_codes', (t) => {
+        t.dropColumn('made_by');
+      });
+    },
+  },
 ];
