@@ -165,8 +165,14 @@ export class AgentService {
       if (!claimed || claimed.length > 0 || !waiter) {
         // A request may have taken this poll while it looked: what it handed over goes out with this
         // answer, and a handoff still under way is refused (its command is queued again).
-        const handed = waiter?.withdraw() ?? [];
-        return { commands: [...(claimed ?? []), ...handed] };
+        const { handed, replaced } = waiter?.withdraw() ?? { handed: [], replaced: false };
+        const commands = [...(claimed ?? []), ...handed];
+        // A newer poll of the computer came meanwhile (its agent moved on): they are that poll's.
+        if (replaced && commands.length > 0) {
+          await this.requeue(computer.computerId, commands);
+          return { commands: [] };
+        }
+        return { commands };
       }
       const reason = await waitUnlessAborted(waiter, signal);
       if (reason === 'taken') {

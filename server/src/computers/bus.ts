@@ -25,9 +25,10 @@ export interface PollWaiter extends Waiter {
   abandon(): void;
   /**
    * The poll answers without waiting (it found commands itself): ends the wait, refuses a later
-   * `deliver`, and gives what a request that took this poll meanwhile had delivered already.
+   * `deliver`, and gives what a request that took this poll meanwhile had delivered already, and
+   * whether a newer poll of the computer replaced this one meanwhile.
    */
-  withdraw(): PolledCommand[];
+  withdraw(): { handed: PolledCommand[]; replaced: boolean };
 }
 
 /**
@@ -82,6 +83,7 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
   let resolve!: (reason: WakeReason) => void;
   const done = new Promise<WakeReason>((r) => (resolve = r));
   let finished = false;
+  let endedBy: WakeReason | undefined;
   // A taken poll's handoff: open until delivered, released or abandoned, whichever comes first.
   let handoffOpen = false;
   let settleHandoff!: (outcome: HandoffOutcome) => void;
@@ -98,6 +100,7 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
     finish(reason) {
       if (finished) return;
       finished = true;
+      endedBy = reason;
       clearTimeout(timer);
       onFinish(entry);
       resolve(reason);
@@ -118,7 +121,7 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
     withdraw() {
       entry.finish('aborted');
       closeHandoff({ look: false });
-      return delivered;
+      return { handed: delivered, replaced: endedBy === 'replaced' };
     },
   };
   return { entry, waiter };
