@@ -29,7 +29,7 @@ const cpuMs = (pid: number) => {
 };
 
 const place = await createDataPlace('postgresql');
-const fleet = { MIND_MAX_COMPUTERS_PER_USER: '100000', MIND_MAX_INSTALL_CODES_PER_MIND: '10000' };
+const fleet = { MIND_MAX_COMPUTERS_PER_USER: '100000', MIND_MAX_COMPUTERS_PER_MIND: '100000', MIND_MAX_INSTALL_CODES_PER_MIND: '10000' };
 let server = await startMindService(place, fleet);
 let client = new Client(server.url);
 try {

@@ -139,7 +139,7 @@ const mb = (bytes: number) => bytes / 1024 / 1024;
 export async function benchComputers(kind: DatabaseKind, opts: ComputersOptions): Promise<Row[]> {
   const place = await createDataPlace(kind);
   // One account with 10,000 computers: a fleet far past the default caps, which an operator raises.
-  const fleet = { MIND_MAX_COMPUTERS_PER_USER: '100000', MIND_MAX_INSTALL_CODES_PER_MIND: '10000' };
+  const fleet = { MIND_MAX_COMPUTERS_PER_USER: '100000', MIND_MAX_COMPUTERS_PER_MIND: '100000', MIND_MAX_INSTALL_CODES_PER_MIND: '10000' };
   let server = await startMindService(place, fleet);
   let client = new Client(server.url);
   try {

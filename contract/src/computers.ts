@@ -121,7 +121,7 @@ export const computersContract = c.router(
       path: '/computers/install-code',
       summary: 'Create an install code',
       description:
-        'A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind. 409 when the user has `MIND_MAX_COMPUTERS_PER_USER` computers or the mind `MIND_MAX_INSTALL_CODES_PER_MIND` open codes.',
+        "A single-use code (`XXXX-XXXX`, valid 15 minutes) for `screen-remote-agent register`. Made with a Mind Key, the computer belongs to that mind. 409 when the user has `MIND_MAX_COMPUTERS_PER_USER` computers or the mind `MIND_MAX_INSTALL_CODES_PER_MIND` open codes; with a Mind Key also when the mind's computers and the key's open codes reach `MIND_MAX_COMPUTERS_PER_MIND` (the owner's JWT is held to the account's cap alone).",
       body: InstallCodeBody,
       responses: { 201: InstallCode, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
       metadata: user,

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import type { PolledCommand } from '@mindservice/contract';
 import { InProcessCommandBus } from '../src/computers/bus.js';
 import { bearer, TEST_DATABASE_URL, TestClock, useService } from './harness.js';
-import { getCommand, mindWithComputer, poll } from './computers/helpers.js';
+import { getCommand, mindWithComputer, poll, queue } from './computers/helpers.js';
 import { eventually } from './webhooks/receiver.js';
 
 // PostgreSQL hands a command queued in the instance that holds the computer's poll straight to that
@@ -93,6 +93,47 @@ describe('a command handed to the poll held in the same instance', {
         [res.body.command_id],
       );
       assert.equal((await getCommand(svc, mindKey, computerId, res.body.command_id)).attempts, 1);
+    } finally {
+      if (!lock.isCompleted()) await lock.rollback();
+    }
+  });
+
+  test('a poll whose look claims an older command while a newer one is handed to it loses neither', async () => {
+    const { mindKey, computerId, token } = await mindWithComputer(svc);
+    const older = await queue(svc, mindKey, computerId, { type: 'move', payload: { x: 1, y: 1 } });
+    // Holding the computer's row keeps the poll's look (its claim) and then the queueing statement
+    // waiting, in that order: the claim takes the older command, then the newer one is handed over.
+    const lock = await svc.ctx.db.transaction();
+    try {
+      await lock.raw('SELECT id FROM computers WHERE id = ? FOR UPDATE', [computerId]);
+      const first = fetch(`${url}/computers/me/poll?wait=5`, { headers: bearer(token) }).then(
+        async (res) => ((await res.json()) as { commands: PolledCommand[] }).commands,
+      );
+      await sleep(300); // the poll waits for the row, its wait registered
+      const newer = svc.http
+        .post(`/computers/${computerId}/commands`)
+        .set(bearer(mindKey))
+        .send({ type: 'move', payload: { x: 2, y: 2 } })
+        .then((r) => r);
+      await sleep(300); // the request took the poll and waits for the row
+      await lock.commit();
+      const delivered = (await first).map((c) => c.command_id);
+      const queued = await newer;
+      assert.equal(queued.status, 201);
+      assert.equal(delivered[0], older);
+      if (!delivered.includes(queued.body.command_id)) {
+        // Not in that answer: then the next poll gets it at once, not after the sweeper's lease.
+        const startedAt = performance.now();
+        const next = await poll(svc, token, 5);
+        const waited = performance.now() - startedAt;
+        assert.deepEqual(
+          next.map((c) => c.command_id),
+          [queued.body.command_id],
+          `the next poll answered ${JSON.stringify(next)} after ${waited.toFixed(0)} ms`,
+        );
+        assert.ok(waited < 2000, `the next poll waited ${waited.toFixed(0)} ms`);
+      }
+      assert.equal((await getCommand(svc, mindKey, computerId, queued.body.command_id)).status, 'sent');
     } finally {
       if (!lock.isCompleted()) await lock.rollback();
     }

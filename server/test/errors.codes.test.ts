@@ -74,6 +74,10 @@ const PUBLISHED: Record<string, [number, string]> = {
     'The mind (or account) has as many open install codes as it may have (MIND_MAX_INSTALL_CODES_PER_MIND).',
   ],
   computers_limit_reached: [409, 'The account has as many computers as it may have (MIND_MAX_COMPUTERS_PER_USER).'],
+  mind_computers_limit_reached: [
+    409,
+    "A Mind Key's install codes set up as many computers for its mind as they may, open codes counted (MIND_MAX_COMPUTERS_PER_MIND).",
+  ],
   computer_disabled: [409, 'The computer is disabled; it takes no commands.'],
   command_queue_full: [409, 'The computer has as many queued commands as it may have (MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER).'],
   command_not_queued: [409, 'Only a queued command can be cancelled; this one was handed to the agent or is finished.'],

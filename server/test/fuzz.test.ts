@@ -270,7 +270,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
   }
 
   before(async () => {
-    svc = await startService({ MIND_SCREENSHOT_WAIT: '3s', MIND_EMBEDDINGS: 'local' }); // the default, so recall by meaning is fuzzed too
+    // Embeddings local (the default), so recall by meaning is fuzzed too; one Mind Key sets up a computer per fuzzed registration.
+    svc = await startService({ MIND_SCREENSHOT_WAIT: '3s', MIND_EMBEDDINGS: 'local', MIND_MAX_COMPUTERS_PER_MIND: '100' });
     a = await svc.mind();
     forbidden.add(a.mindKey).add(a.jwt);
     const loginOnly = await svc.user();

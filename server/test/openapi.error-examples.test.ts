@@ -324,11 +324,20 @@ describe('the error examples of docs/openapi.json are what the server answers', 
       const m = await svc.mind();
       const createInstallCode = routeByKey('computers.createInstallCode');
       const pc = await registerComputer(svc, m.mindKey);
-      for (let i = 0; i < 20; i++) await send(createInstallCode, { credential: m.mindKey, body: {} }).expect(201);
+      for (let i = 0; i < 9; i++) await send(createInstallCode, { credential: m.mindKey, body: {} }).expect(201);
       await answersAsDocumented(
         createInstallCode,
         409,
         send(createInstallCode, { credential: m.mindKey, body: {} }),
+        'The mind has MIND_MAX_COMPUTERS_PER_MIND computers and open codes of its Mind Key',
+      );
+      // The owner's JWT is not held to the mind's share; the mind's open codes are capped all the same.
+      const forTheMind = { credential: m.jwt, body: { mind_id: m.mindId } };
+      for (let i = 0; i < 11; i++) await send(createInstallCode, forTheMind).expect(201);
+      await answersAsDocumented(
+        createInstallCode,
+        409,
+        send(createInstallCode, forTheMind),
         'The mind has MIND_MAX_INSTALL_CODES_PER_MIND open codes',
       );
 

@@ -83,6 +83,11 @@ export const ERROR_CODES = {
     meaning: 'The mind (or account) has as many open install codes as it may have (MIND_MAX_INSTALL_CODES_PER_MIND).',
   },
   computers_limit_reached: { status: 409, meaning: 'The account has as many computers as it may have (MIND_MAX_COMPUTERS_PER_USER).' },
+  mind_computers_limit_reached: {
+    status: 409,
+    meaning:
+      "A Mind Key's install codes set up as many computers for its mind as they may, open codes counted (MIND_MAX_COMPUTERS_PER_MIND).",
+  },
   computer_disabled: { status: 409, meaning: 'The computer is disabled; it takes no commands.' },
   command_queue_full: {
     status: 409,

@@ -46,6 +46,8 @@ export const ERROR_MESSAGES = {
     `This computer already has ${cap} commands queued, the most it may have (MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER); wait until its agent takes some or cancel some`,
   computersLimitReached: (cap: number) =>
     `This account already has ${cap} computers, the most it may have (MIND_MAX_COMPUTERS_PER_USER); delete one with DELETE /computers/:id first`,
+  mindComputersLimitReached: (cap: number) =>
+    `This mind already has ${cap} computers and open install codes, the most its Mind Key may set up (MIND_MAX_COMPUTERS_PER_MIND); delete one of its computers, let its open codes expire, or have the account's owner (JWT) create the code`,
   installCodesLimitReached: (owner: 'This mind' | 'This account', cap: number) =>
     `${owner} already has ${cap} open install codes, the most it may have (MIND_MAX_INSTALL_CODES_PER_MIND); use one or wait until they expire (15 minutes)`,
   commandFinished: (status: string) => `This command is already ${status}; its result cannot change`,

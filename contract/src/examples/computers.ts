@@ -8,6 +8,11 @@ const COMPUTERS_CAP = example(
   'computers_limit_reached',
   ERROR_MESSAGES.computersLimitReached(100),
 );
+const MIND_SHARE = example(
+  'The mind has MIND_MAX_COMPUTERS_PER_MIND computers and open codes of its Mind Key',
+  'mind_computers_limit_reached',
+  ERROR_MESSAGES.mindComputersLimitReached(10),
+);
 const NO_COMMAND = notFound('Command', 'No such command of this computer');
 
 /** The computers routes' own causes of their error statuses. */
@@ -22,6 +27,7 @@ export const COMPUTERS_ERRORS: Record<string, RouteErrors> = {
         ERROR_MESSAGES.installCodesLimitReached('This mind', 20),
       ),
       COMPUTERS_CAP,
+      MIND_SHARE,
     ],
   },
   'computers.registerComputer': {
@@ -29,7 +35,7 @@ export const COMPUTERS_ERRORS: Record<string, RouteErrors> = {
       summary: 'No python (the agent runtime version)',
       body: { code: 'K7QM-4XHP', computer_name: 'office-desktop', platform: 'linux', platform_release: '6.1.0-28-amd64' },
     },
-    409: [COMPUTERS_CAP],
+    409: [COMPUTERS_CAP, MIND_SHARE],
     429: [
       example(
         'Too many refused install codes from this address',

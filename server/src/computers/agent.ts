@@ -9,8 +9,8 @@ import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished, recordComputerEvent } from './events.js';
 import { presentResult, splitResult } from './results.js';
 import { POLL_BATCH, POLL_DEFAULT_WAIT_S } from './rules.js';
-import { checkComputersCap, normalizeInstallCode } from './install-codes.js';
-import { claimQueuedCommands, findCommand, hasQueuedCommands, transitionCommand } from './commands-store.js';
+import { checkComputersCap, checkMindShare, normalizeInstallCode } from './install-codes.js';
+import { claimQueuedCommands, findCommand, hasQueuedCommands, requeueSentCommands, transitionCommand } from './commands-store.js';
 import { type StoredComputer, findInstallCode, insertComputer, touchActiveComputer, updateScreen, useInstallCode } from './store.js';
 
 export interface RegisterInput {
@@ -95,6 +95,8 @@ export class AgentService {
       if (!(await useInstallCode(trx, codeHash, now)))
         throw badCode('install_code_used', 'this install code has already been used; each code registers one computer');
       await checkComputersCap(this.ctx, trx, stored.user_id);
+      // Checked again here: the owner may have added computers to the mind since the code was made.
+      if (stored.made_by === 'mind_key' && stored.mind_id) await checkMindShare(this.ctx, trx, stored.mind_id);
 
       const computer: StoredComputer = {
         id: newId(),
@@ -125,6 +127,25 @@ export class AgentService {
    * away ends the wait with nothing handed over.
    */
   async poll(computer: AgentCaller, waitSeconds = POLL_DEFAULT_WAIT_S, signal?: AbortSignal): Promise<{ commands: PolledCommand[] }> {
+    const answer = await this.waitForCommands(computer, waitSeconds, signal);
+    // The client went away before its answer: nobody received these, so they wait for the next poll.
+    if (signal?.aborted && answer.commands.length > 0) await this.requeue(computer.computerId, answer.commands);
+    return answer;
+  }
+
+  /** Commands handed over to a poll that can no longer answer go back to the queue, and the polls are woken. */
+  private async requeue(computerId: string, commands: PolledCommand[]) {
+    const ids = commands.map((c) => c.command_id);
+    try {
+      await requeueSentCommands(this.ctx.db, computerId, ids);
+      this.bus.notifyComputer(computerId);
+    } catch (err) {
+      // They are stored either way: the sweeper ends them (or queues a screenshot again) after the lease.
+      this.ctx.log.warn({ err, command_ids: ids }, 'commands whose poll had gone were not queued again');
+    }
+  }
+
+  private async waitForCommands(computer: AgentCaller, waitSeconds: number, signal: AbortSignal | undefined) {
     const deadline = Date.now() + waitSeconds * 1000;
     let woken = false;
     /** Whether to look in the database before waiting (not after a handoff that found nothing new). */
@@ -138,12 +159,20 @@ export class AgentService {
         : !look
           ? []
           : await this.claim(computer.computerId, woken).catch((err) => {
-              waiter?.cancel();
+              waiter?.withdraw();
               throw err;
             });
       if (!claimed || claimed.length > 0 || !waiter) {
-        waiter?.cancel();
-        return { commands: claimed ?? [] };
+        // A request may have taken this poll while it looked: what it handed over goes out with this
+        // answer, and a handoff still under way is refused (its command is queued again).
+        const { handed, replaced } = waiter?.withdraw() ?? { handed: [], replaced: false };
+        const commands = [...(claimed ?? []), ...handed];
+        // A newer poll of the computer came meanwhile (its agent moved on): they are that poll's.
+        if (replaced && commands.length > 0) {
+          await this.requeue(computer.computerId, commands);
+          return { commands: [] };
+        }
+        return { commands };
       }
       const reason = await waitUnlessAborted(waiter, signal);
       if (reason === 'taken') {

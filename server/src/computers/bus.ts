@@ -23,6 +23,12 @@ export interface PollWaiter extends Waiter {
   readonly handoff: Promise<HandoffOutcome>;
   /** The poll's client went away while it was taken: a later `deliver` answers false. */
   abandon(): void;
+  /**
+   * The poll answers without waiting (it found commands itself): ends the wait, refuses a later
+   * `deliver`, and gives what a request that took this poll meanwhile had delivered already, and
+   * whether a newer poll of the computer replaced this one meanwhile.
+   */
+  withdraw(): { handed: PolledCommand[]; replaced: boolean };
 }
 
 /**
@@ -77,13 +83,16 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
   let resolve!: (reason: WakeReason) => void;
   const done = new Promise<WakeReason>((r) => (resolve = r));
   let finished = false;
+  let endedBy: WakeReason | undefined;
   // A taken poll's handoff: open until delivered, released or abandoned, whichever comes first.
   let handoffOpen = false;
   let settleHandoff!: (outcome: HandoffOutcome) => void;
   const handoff = new Promise<HandoffOutcome>((r) => (settleHandoff = r));
+  let delivered: PolledCommand[] = [];
   const closeHandoff = (outcome: HandoffOutcome) => {
     if (!handoffOpen) return false;
     handoffOpen = false;
+    delivered = outcome.commands ?? [];
     settleHandoff(outcome);
     return true;
   };
@@ -91,6 +100,7 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
     finish(reason) {
       if (finished) return;
       finished = true;
+      endedBy = reason;
       clearTimeout(timer);
       onFinish(entry);
       resolve(reason);
@@ -103,7 +113,17 @@ function makeEntry(ms: number, onFinish: (entry: Entry) => void): { entry: Entry
     },
   };
   const timer = setTimeout(() => entry.finish('timeout'), ms);
-  const waiter: PollWaiter = { done, cancel: () => entry.finish('aborted'), handoff, abandon: () => void closeHandoff({ look: false }) };
+  const waiter: PollWaiter = {
+    done,
+    cancel: () => entry.finish('aborted'),
+    handoff,
+    abandon: () => void closeHandoff({ look: false }),
+    withdraw() {
+      entry.finish('aborted');
+      closeHandoff({ look: false });
+      return { handed: delivered, replaced: endedBy === 'replaced' };
+    },
+  };
   return { entry, waiter };
 }
 

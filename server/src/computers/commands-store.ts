@@ -164,6 +164,14 @@ export async function claimQueuedCommands(
   return rows.map((row) => ({ ...toCommand(row), status: 'sent' as const, sent_at: now, attempts: Number(row.attempts) + 1 }));
 }
 
+/** Handed-over commands that reached nobody are `queued` again, as if never handed over (unless finished meanwhile). */
+export async function requeueSentCommands(conn: Conn, computerId: string, ids: string[]): Promise<void> {
+  await conn<CommandRow>('commands')
+    .where({ computer_id: computerId, status: 'sent' })
+    .whereIn('id', ids)
+    .update({ status: 'queued', sent_at: null, attempts: conn.raw('attempts - 1') as never });
+}
+
 /** Moves a command from one of `from` to its next state; undefined when it was in none of them. */
 export async function transitionCommand(
   conn: Conn,

@@ -7,7 +7,10 @@ import type { OneStatementDispatch, QueueAttempt, QueueFacts } from './dispatch.
 // and claiming are one statement each (one round trip, one implicit transaction) instead of five.
 
 /**
- * Finds the computer as the caller may see it, counts its queued commands, and queues the command
+ * Finds the computer as the caller may see it and locks its row, so requests queueing on one computer
+ * take turns (the cap holds however many race; `FOR NO KEY UPDATE` leaves the commands' foreign key
+ * checks free); counts its queued commands with a snapshot taken after the lock (migration
+ * 0403_queued_commands_count: the statement's own snapshot predates the wait), and queues the command
  * only if the computer is active, its mind enabled and the queue below the cap; then moves the
  * mind's last_activity as every write does (events/recorder.ts postgresTouchMind: a row another
  * writer holds is skipped) and notifies the instances (the NOTIFY is delivered at commit, so no
@@ -22,8 +25,9 @@ WITH computer AS (
   SELECT c.id, c.mind_id, c.status, m.disabled_at IS NOT NULL AS mind_disabled
   FROM computers c LEFT JOIN minds m ON m.id = c.mind_id
   WHERE c.id = ? AND c.user_id = ? AND (?::text IS NULL OR c.mind_id = ?)
+  FOR NO KEY UPDATE OF c
 ), queued AS (
-  SELECT count(*)::int AS n FROM commands WHERE computer_id = ? AND status = 'queued'
+  SELECT queued_commands_of(computer.id) AS n FROM computer
 ), handoff AS (
   SELECT ?::boolean AND queued.n = 0 AS now FROM queued
 ), inserted AS (
@@ -95,7 +99,6 @@ export const postgresDispatch: OneStatementDispatch = {
       scope.userId,
       mindId,
       mindId,
-      command.computer_id,
       handOver,
       command.command_id,
       command.type,

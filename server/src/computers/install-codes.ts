@@ -6,7 +6,14 @@ import { ApiError } from '../http/api-error.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { INSTALL_CODE_ALPHABET, INSTALL_CODE_LENGTH, INSTALL_CODE_TTL_MS } from './rules.js';
-import { countComputersOfUser, countOpenInstallCodes, insertInstallCode } from './store.js';
+import {
+  countComputersOfMind,
+  countComputersOfUser,
+  countOpenInstallCodes,
+  countOpenMindKeyCodes,
+  insertInstallCode,
+  lockMindForComputers,
+} from './store.js';
 
 /** The user-side caller: a Mind Key sees only its mind's computers, a JWT all of the user's. */
 export type UserSideCaller = { kind: 'user'; userId: string } | { kind: 'mind'; userId: string; mindId: string };
@@ -32,6 +39,19 @@ export async function checkComputersCap(ctx: AppContext, conn: Conn, userId: str
   }
 }
 
+/**
+ * 409 when the mind has its share of computers (MIND_MAX_COMPUTERS_PER_MIND), counting the open codes
+ * of its Mind Key when `openCodesSince` is given: what a Mind Key sets up, so that an agent cannot
+ * fill the account's cap and lock the other minds out. Takes turns with the others that count it.
+ */
+export async function checkMindShare(ctx: AppContext, conn: Conn, mindId: string, openCodesSince?: string) {
+  const cap = ctx.config.maxComputersPerMind;
+  await lockMindForComputers(conn, ctx.dialect, mindId);
+  let taken = await countComputersOfMind(conn, mindId);
+  if (taken < cap && openCodesSince !== undefined) taken += await countOpenMindKeyCodes(conn, mindId, openCodesSince);
+  if (taken >= cap) throw ApiError.conflict('mind_computers_limit_reached', ERROR_MESSAGES.mindComputersLimitReached(cap));
+}
+
 /** A single-use code for `screen-remote-agent register`, tied to the Mind Key's mind (or the JWT's `mind_id`). */
 export async function createInstallCode(
   ctx: AppContext,
@@ -53,6 +73,8 @@ export async function createInstallCode(
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + INSTALL_CODE_TTL_MS).toISOString();
   await ctx.db.transaction(async (trx) => {
+    // A Mind Key's codes hold places of its mind's share; the owner's JWT is bound by the account's cap alone.
+    if (caller.kind === 'mind') await checkMindShare(ctx, trx, caller.mindId, now.toISOString());
     await checkComputersCap(ctx, trx, caller.userId);
     const cap = ctx.config.maxInstallCodesPerMind;
     if ((await countOpenInstallCodes(trx, caller.userId, mindId, now.toISOString())) >= cap) {
@@ -69,6 +91,7 @@ export async function createInstallCode(
       created_at: now.toISOString(),
       expires_at: expiresAt,
       used_at: null,
+      made_by: caller.kind === 'mind' ? 'mind_key' : 'user',
     });
     if (mindId) await ctx.events.touch(trx, mindId);
   });

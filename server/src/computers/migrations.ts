@@ -150,4 +150,38 @@ export const computersMigrations: Migration[] = [
       });
     },
   },
+  {
+    name: '0403_queued_commands_count',
+    // PostgreSQL: the queueing statement locks the computer's row, then counts its queue here: a
+    // VOLATILE function reads with a snapshot of its own, so it sees what a request that held the lock
+    // just committed (the statement's snapshot, taken before it waited, would not). In plpgsql its plan
+    // is kept per connection (a sql function planned its count at every call: +0.5-1 ms a queue).
+    // SQLite's one connection queues one request at a time.
+    async up(db, dialect) {
+      if (dialect.name !== 'postgres') return;
+      await db.raw(`CREATE FUNCTION queued_commands_of(computer text) RETURNS integer VOLATILE LANGUAGE plpgsql AS $$
+        BEGIN
+          RETURN (SELECT count(*)::int FROM commands WHERE computer_id = computer AND status = 'queued');
+        END
+      $$`);
+    },
+    async down(db, dialect) {
+      if (dialect.name !== 'postgres') return;
+      await db.raw('DROP FUNCTION IF EXISTS queued_commands_of(text)');
+    },
+  },
+  {
+    name: '0404_install_codes_made_by',
+    // Who made a code: `mind_key` codes register only within the mind's share (MIND_MAX_COMPUTERS_PER_MIND); `user` (a JWT) within the account's cap.
+    async up(db) {
+      await db.schema.alterTable('install_codes', (t) => {
+        t.string('made_by', 16).notNullable().defaultTo('user');
+      });
+    },
+    async down(db) {
+      await db.schema.alterTable('install_codes', (t) => {
+        t.dropColumn('made_by');
+      });
+    },
+  },
 ];

@@ -1,5 +1,5 @@
 import type { Computer, Screen } from '@mindservice/contract';
-import { type Conn, runSql } from '../db/database.js';
+import { type Conn, type Dialect, runSql } from '../db/database.js';
 
 export interface ComputerIdentity {
   id: string;
@@ -15,6 +15,8 @@ export interface ComputerScope {
   mindId?: string;
 }
 
+export type InstallCodeMaker = 'mind_key' | 'user';
+
 interface InstallCodeRow {
   code_hash: string;
   user_id: string;
@@ -23,6 +25,8 @@ interface InstallCodeRow {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+  /** `mind_key`: made with a Mind Key, it registers only within the mind's share; `user`: with the owner's JWT. */
+  made_by: InstallCodeMaker;
 }
 
 interface ComputerRow {
@@ -97,7 +101,7 @@ export async function insertInstallCode(conn: Conn, row: InstallCodeRow) {
 export async function findInstallCode(conn: Conn, codeHash: string) {
   return conn<InstallCodeRow>('install_codes')
     .where({ code_hash: codeHash })
-    .first('user_id', 'mind_id', 'computer_name', 'expires_at', 'used_at');
+    .first('user_id', 'mind_id', 'computer_name', 'expires_at', 'used_at', 'made_by');
 }
 
 /** Marks the code used if it still is usable; false when another registration got there first. */
@@ -195,6 +199,31 @@ export async function computerMindId(conn: Conn, id: string): Promise<string | n
 export async function countComputersOfUser(conn: Conn, userId: string): Promise<number> {
   const row = await conn<ComputerRow>('computers').where({ user_id: userId }).count({ n: '*' }).first();
   return Number(row?.n ?? 0);
+}
+
+export async function countComputersOfMind(conn: Conn, mindId: string): Promise<number> {
+  const row = await conn<ComputerRow>('computers').where({ mind_id: mindId }).count({ n: '*' }).first();
+  return Number(row?.n ?? 0);
+}
+
+/** Unused, unexpired install codes made with the mind's Mind Key (they hold places of its share). */
+export async function countOpenMindKeyCodes(conn: Conn, mindId: string, now: string): Promise<number> {
+  const row = await conn<InstallCodeRow>('install_codes')
+    .where({ mind_id: mindId, made_by: 'mind_key' })
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .count({ n: '*' })
+    .first();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Makes the transactions that set up computers for this mind take turns (PostgreSQL; SQLite runs one
+ * write transaction at a time): each counts what the one before it committed. `NO KEY` leaves the
+ * mind's rows elsewhere free to be written meanwhile.
+ */
+export async function lockMindForComputers(conn: Conn, dialect: Dialect, mindId: string): Promise<void> {
+  if (dialect.name === 'postgres') await conn('minds').where({ id: mindId }).forNoKeyUpdate().select('id');
 }
 
 /** Unused, unexpired install codes of a mind (or, `mindId` null, the user's codes tied to no mind). */

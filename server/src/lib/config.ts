@@ -79,6 +79,7 @@ const EnvSchema = z.object({
   MIND_MAX_COMPUTERS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(100),
   MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER: z.coerce.number().int().min(1).max(100_000).default(100),
   MIND_MAX_INSTALL_CODES_PER_MIND: z.coerce.number().int().min(1).max(10_000).default(20),
+  MIND_MAX_COMPUTERS_PER_MIND: z.coerce.number().int().min(1).max(1_000_000).default(10),
   MIND_MAX_RESULT_BYTES: z.coerce
     .number()
     .int()
@@ -160,6 +161,8 @@ export interface Config {
   maxComputersPerUser: number;
   maxQueuedCommandsPerComputer: number;
   maxInstallCodesPerMind: number;
+  /** Computers a Mind Key may set up for its mind, its open install codes counted (the owner's JWT: the account's cap only). */
+  maxComputersPerMind: number;
   maxResultBytes: number;
   commandRetentionMs: number;
   commandsKeptPerComputer: number;
@@ -243,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxComputersPerUser: e.MIND_MAX_COMPUTERS_PER_USER,
     maxQueuedCommandsPerComputer: e.MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER,
     maxInstallCodesPerMind: e.MIND_MAX_INSTALL_CODES_PER_MIND,
+    maxComputersPerMind: e.MIND_MAX_COMPUTERS_PER_MIND,
     maxResultBytes: e.MIND_MAX_RESULT_BYTES,
     commandRetentionMs: e.MIND_COMMAND_RETENTION,
     commandsKeptPerComputer: e.MIND_COMMANDS_KEPT_PER_COMPUTER,
