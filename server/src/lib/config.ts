@@ -107,6 +107,13 @@ const EnvSchema = z.object({
   MIND_EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
   MIND_EMBEDDINGS_TIMEOUT: duration.default('30s'),
   MIND_VECTOR_CACHE_MB: z.coerce.number().int().min(1).max(100_000).default(256),
+  // A list page ends early once its items' JSON reaches this many bytes (1 MiB: one script at its 1,000,000-character maximum fits).
+  MIND_PAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
 });
 
 export interface Config {
@@ -169,6 +176,8 @@ export interface Config {
   embeddings: { mode: 'local' | 'openai' | 'off'; cacheDir: string; timeoutMs: number; url?: string; model?: string; apiKey?: string };
   /** Memory for the vectors of recently searched minds (meaning/vector-index.ts). */
   vectorCacheBytes: number;
+  /** A list page ends early (with its next cursor) once its items' JSON reaches this many bytes; it always holds one item. */
+  pageMaxBytes: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -250,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.MIND_EMBEDDINGS_API_KEY ? { apiKey: e.MIND_EMBEDDINGS_API_KEY } : {}),
     },
     vectorCacheBytes: e.MIND_VECTOR_CACHE_MB * 1024 * 1024,
+    pageMaxBytes: e.MIND_PAGE_MAX_BYTES,
     validateResponses: false,
   };
 }
