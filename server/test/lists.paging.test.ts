@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/lib/config.js';
-import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, type TestService } from './harness.js';
+import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, type TestService, useService } from './harness.js';
 import { type ServerProcess, startServerProcess } from './server-process.js';
 
 describe('lists: every list is bounded', () => {
@@ -188,5 +188,73 @@ describe('lists: a page of large scripts stays within MIND_PAGE_MAX_BYTES (a ser
       seen,
       Array.from({ length: SCRIPTS }, (_, i) => `script-${String(i).padStart(2, '0')}`),
     );
+  });
+});
+
+// Recall and chat search by meaning page by an offset in a ranked window, then by keyset past it: the
+// byte bound ends a page in either part, and the next page starts right after its last hit.
+describe('lists: recall and chat search by meaning are bounded in bytes too', () => {
+  const BOUND = 4096;
+  const svc = useService({ MIND_EMBEDDINGS: 'local', MIND_PAGE_MAX_BYTES: String(BOUND) });
+
+  const walk = async (auth: Record<string, string>, path: string, query: Record<string, string>, items: string) => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res: { text: string; body: Record<string, unknown> } = await svc.http
+        .get(path)
+        .query({ ...query, ...(cursor ? { cursor } : {}) })
+        .set(auth)
+        .expect(200);
+      const hits = res.body[items] as Array<{ id: string; content: string }>;
+      assert.ok(hits.length >= 1);
+      assert.ok(Buffer.byteLength(res.text) <= BOUND + 2500 + 512, `a page of ${Buffer.byteLength(res.text)} bytes`);
+      seen.push(...hits.map((h) => h.id));
+      cursor = res.body.next_cursor as string | null;
+      pages++;
+    } while (cursor && pages < 50);
+    return { seen, pages };
+  };
+
+  test('GET /memory/recall in modes hybrid and semantic, GET /mind/chat/search in mode hybrid', async () => {
+    const { auth } = await svc.mind();
+    const ids: string[] = [];
+    const chatIds: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const content = `guitar lessons and music practice ${i} ${'x'.repeat(1500)}`;
+      ids.push(
+        (
+          await svc.http
+            .post('/memory')
+            .set(auth)
+            .send({ category: 'fact', key: `music-${i}`, content })
+            .expect(201)
+        ).body.id,
+      );
+      chatIds.push((await svc.http.post('/mind/chat').set(auth).send({ role: 'human', content }).expect(201)).body.id);
+    }
+    await svc.http.get('/memory/recall').query({ q: 'guitar', wait_ms: '2000' }).set(auth).expect(200);
+    for (const mode of ['hybrid', 'semantic']) {
+      const { seen, pages } = await walk(auth, '/memory/recall', { q: 'guitar music', mode, limit: '100' }, 'memories');
+      assert.ok(pages > 1, `${mode}: the bound split the hits`);
+      assert.equal(new Set(seen).size, seen.length, `${mode}: no hit twice`);
+      assert.deepEqual([...seen].sort(), [...ids].sort(), `${mode}: every memory once`);
+    }
+    // Past the fused window (50 keyword hits) hybrid pages go on by keyword: the bound ends pages there too.
+    const many = await svc.mind();
+    const manyIds: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const body = { category: 'fact', key: `tune-${i}`, content: `guitar tune ${i} ${'y'.repeat(300)}` };
+      manyIds.push((await svc.http.post('/memory').set(many.auth).send(body).expect(201)).body.id);
+    }
+    await svc.http.get('/memory/recall').query({ q: 'guitar', wait_ms: '2000' }).set(many.auth).expect(200);
+    const tail = await walk(many.auth, '/memory/recall', { q: 'guitar tune', mode: 'hybrid', limit: '100' }, 'memories');
+    assert.equal(new Set(tail.seen).size, tail.seen.length, 'hybrid past the window: no hit twice');
+    assert.deepEqual([...tail.seen].sort(), [...manyIds].sort(), 'hybrid past the window: every memory once');
+    const chat = await walk(auth, '/mind/chat/search', { q: 'guitar music', mode: 'hybrid', limit: '100' }, 'messages');
+    assert.ok(chat.pages > 1);
+    assert.equal(new Set(chat.seen).size, chat.seen.length);
+    assert.deepEqual([...chat.seen].sort(), [...chatIds].sort());
   });
 });
