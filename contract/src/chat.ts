@@ -1,4 +1,4 @@
-import { bodyErrors, c, errors, Id, IsoDateOrDateTime, meta, NonBlank, QueryInteger, Timestamp } from './common.js';
+import { bodyErrors, c, errors, Id, IsoDateOrDateTime, meta, NonBlank, PAGE_BYTES, QueryInteger, Timestamp } from './common.js';
 import { RecallMode } from './recall.js';
 import { z } from './zod.js';
 
@@ -83,7 +83,7 @@ export const chatRoutes = c.router({
     method: 'GET',
     path: '/mind/chat',
     summary: 'Read chat history',
-    description: 'Messages of a thread, newest last. `before` (a message id) pages back.',
+    description: `Messages of a thread, newest last: the newest \`limit\` before \`before\`, ${PAGE_BYTES} (then the oldest are left out). Page back with \`before\` = \`next_before\`.`,
     query: z.object({
       thread: z.string().max(200).optional().openapi({ description: 'Thread name, default `default`.' }),
       limit: QueryInteger(1, 100).optional().openapi({ description: 'Messages per page, 1..100, default 50.' }),
@@ -92,7 +92,18 @@ export const chatRoutes = c.router({
         .optional()
         .openapi({ description: 'A message id of this mind: only messages older than it (an unknown id is 404).' }),
     }),
-    responses: { 200: z.object({ messages: z.array(ChatMessage) }).openapi('ChatHistory'), ...errors(400, 404) },
+    responses: {
+      200: z
+        .object({
+          messages: z.array(ChatMessage),
+          next_before: z.string().nullable().openapi({
+            description: 'Pass as `before` for the older messages (the id of the oldest shown); null when none is older.',
+            example: null,
+          }),
+        })
+        .openapi('ChatHistory'),
+      ...errors(400, 404),
+    },
     metadata: chat,
   },
   searchChat: {
@@ -100,7 +111,9 @@ export const chatRoutes = c.router({
     path: '/mind/chat/search',
     summary: 'Search chat messages',
     description:
-      "Finds the mind's chat messages, in every thread unless `thread` is given, by their words (full-text over the content) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. By meaning, the candidates are the best keyword hits and the newest messages that pass the filters. Page with `next_cursor`.",
+      "Finds the mind's chat messages, in every thread unless `thread` is given, by their words (full-text over the content) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. By meaning, the candidates are the best keyword hits and the newest messages that pass the filters. At most `limit` a page, " +
+      PAGE_BYTES +
+      '. Page with `next_cursor`.',
     query: ChatSearchQuery,
     responses: { 200: ChatSearchResult, ...errors(400) },
     metadata: chat,

@@ -30,6 +30,13 @@ export interface RouteMetadata<A extends AuthKind = AuthKind> {
 }
 
 export const MB = 1024 * 1024;
+
+/**
+ * What every list says of its pages: a page is bounded in bytes as well as in items, so a list of
+ * large items (scripts of 1,000,000 characters) never makes one answer of 100 MB.
+ */
+export const PAGE_BYTES =
+  'fewer when the page reaches the byte bound (`MIND_PAGE_MAX_BYTES`, 1 MiB by default; a page always holds at least one, whatever its size)';
 export const DEFAULT_BODY_LIMIT = MB;
 /** For the agent's results (screenshots) and whole-mind imports. */
 export const LARGE_BODY_LIMIT = 25 * MB;

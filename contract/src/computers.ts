@@ -12,6 +12,7 @@ import {
   QueryInteger,
   routerOptions,
   Timestamp,
+  PAGE_BYTES,
 } from './common.js';
 import {
   Command,
@@ -130,7 +131,24 @@ export const computersContract = c.router(
       method: 'GET',
       path: '/computers/list',
       summary: 'List computers',
-      responses: { 200: z.object({ computers: z.array(Computer) }).openapi('ComputerList'), ...mindKeyErrors },
+      description: `Computers the caller sees, oldest first: at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Page with \`next_cursor\`.`,
+      query: z.object({
+        limit: QueryInteger(1, 100).optional().openapi({ description: 'Computers per page, 1..100, default 100.' }),
+        cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+      }),
+      responses: {
+        200: z
+          .object({
+            computers: z.array(Computer),
+            next_cursor: z
+              .string()
+              .nullable()
+              .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: null }),
+          })
+          .openapi('ComputerList'),
+        ...errors(400),
+        ...mindKeyErrors,
+      },
       metadata: user,
     },
     registerComputer: {
@@ -223,7 +241,8 @@ export const computersContract = c.router(
       path: '/computers/:id/commands',
       summary: 'Recent commands',
       description:
-        'Newest first, a page at a time: pass `next_cursor` as `cursor` for the next page (null on the last). Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
+        `Newest first, at most \`limit\` a page, ${PAGE_BYTES}: pass \`next_cursor\` as \`cursor\` for the next page (null on the last).` +
+        ' Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
       pathParams: ComputerParams,
       query: z.object({
         limit: QueryInteger(1, 200).optional().openapi({ description: '1..200, default 20.' }),

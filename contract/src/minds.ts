@@ -8,6 +8,8 @@ import {
   meta,
   NonBlank,
   NullableTimestamp,
+  PAGE_BYTES,
+  QueryInteger,
   routerOptions,
   Timestamp,
 } from './common.js';
@@ -64,9 +66,23 @@ export const mindsContract = c.router(
       method: 'GET',
       path: '/minds',
       summary: 'List your minds',
-      description:
-        "The current user's minds with their memory count and last activity. Not paged: a user has at most `MIND_MAX_MINDS_PER_USER` minds (default 100).",
-      responses: { 200: z.object({ minds: z.array(MindSummary) }).openapi('MindList') },
+      description: `The current user's minds with their memory count and last activity, oldest first: at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Page with \`next_cursor\`.`,
+      query: z.object({
+        limit: QueryInteger(1, 100).optional().openapi({ description: 'Minds per page, 1..100, default 100.' }),
+        cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+      }),
+      responses: {
+        200: z
+          .object({
+            minds: z.array(MindSummary),
+            next_cursor: z
+              .string()
+              .nullable()
+              .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: null }),
+          })
+          .openapi('MindList'),
+        ...errors(400),
+      },
       metadata: meta('jwt', 'Minds'),
     },
     deleteMind: {

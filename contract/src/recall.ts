@@ -1,4 +1,4 @@
-import { errors, IsoDateOrDateTime, c, meta, QueryBoolean, QueryInteger, QueryNumber } from './common.js';
+import { errors, IsoDateOrDateTime, c, meta, QueryBoolean, QueryInteger, QueryNumber, PAGE_BYTES } from './common.js';
 import { Memory, MemoryCategory, Tag } from './memories.js';
 import { z } from './zod.js';
 
@@ -89,7 +89,9 @@ export const recallRoutes = c.router({
     path: '/memory/recall',
     summary: 'Search memories',
     description:
-      'Finds memories by their words (full-text over key, content and tags) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. Verified memories rank higher. A memory is found by meaning once the background worker embedded it (`pending_embeddings` in GET /memory/stats). `credentials` memories appear only when `category=credentials` is asked for, by keyword. Page with `next_cursor`.',
+      'Finds memories by their words (full-text over key, content and tags) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. Verified memories rank higher. A memory is found by meaning once the background worker embedded it (`pending_embeddings` in GET /memory/stats). `credentials` memories appear only when `category=credentials` is asked for, by keyword. At most `limit` a page, ' +
+      PAGE_BYTES +
+      '. Page with `next_cursor`.',
     query: RecallQuery,
     responses: { 200: RecallResult, ...errors(400) },
     metadata: mk,

@@ -1,4 +1,4 @@
-import { atLeastOneOf, bodyErrors, c, errors, Id, IdParams, meta, NonBlank, QueryInteger, Timestamp } from './common.js';
+import { atLeastOneOf, bodyErrors, c, errors, Id, IdParams, meta, NonBlank, PAGE_BYTES, QueryInteger, Timestamp } from './common.js';
 import { z } from './zod.js';
 
 /** The script the document's examples show (a script, and a mind document's scripts). */
@@ -48,8 +48,7 @@ export const scriptRoutes = c.router({
     method: 'GET',
     path: '/mind/scripts',
     summary: 'List scripts',
-    description:
-      "Scripts of the key's mind by name, at most `limit` (default 100) a page, each with its content. Page with `next_cursor`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.",
+    description: `Scripts of the key's mind by name, each with its content: at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Page with \`next_cursor\`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.`,
     query: z.object({
       limit: QueryInteger(1, 100).optional().openapi({ description: 'Scripts per page, 1..100, default 100.' }),
       cursor: z.string().max(1000).optional().openapi({ description: '`next_cursor` of the previous page.' }),

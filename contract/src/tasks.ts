@@ -12,6 +12,7 @@ import {
   NullableTimestamp,
   routerOptions,
   Timestamp,
+  PAGE_BYTES,
 } from './common.js';
 import { z } from './zod.js';
 
@@ -129,8 +130,7 @@ export const tasksContract = c.router(
       method: 'GET',
       path: '/mind/tasks',
       summary: 'List tasks',
-      description:
-        "Tasks of the key's mind, at most `limit` (default 100) a page. Order: `in_progress` first, then priority (critical, high, normal, low), then `due_at` (earliest first, none last), then creation. Page with `next_cursor`: a task is never shown twice or skipped while it keeps its place in the order; one that changes status, priority or due date between pages may move across the page boundary.",
+      description: `Tasks of the key's mind, at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Order: \`in_progress\` first, then priority (critical, high, normal, low), then \`due_at\` (earliest first, none last), then creation. Page with \`next_cursor\`: a task is never shown twice or skipped while it keeps its place in the order; one that changes status, priority or due date between pages may move across the page boundary.`,
       query: TaskListQuery,
       responses: { 200: TaskList, ...errors(400) },
       metadata: auth,

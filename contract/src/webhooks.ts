@@ -10,6 +10,7 @@ import {
   QueryInteger,
   routerOptions,
   Timestamp,
+  PAGE_BYTES,
 } from './common.js';
 import { DEPRECATED_EVENT_NAMES, VALID_EVENT_PATTERNS } from './events.js';
 import { NOT_NUL, NOT_SPACE_OR, SPACE, SPACE_OR } from './patterns.js';
@@ -217,7 +218,7 @@ export const webhooksContract = c.router(
       method: 'GET',
       path: '/webhooks/:id/deliveries',
       summary: 'Recent deliveries',
-      description: 'The most recent deliveries of this webhook, newest first, each with its attempts.',
+      description: `The most recent deliveries of this webhook, newest first, each with its attempts: at most \`limit\`, ${PAGE_BYTES}.`,
       pathParams: WebhookParams,
       query: z.object({ limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 50.' }) }),
       responses: { 200: z.object({ deliveries: z.array(Delivery) }).openapi('DeliveryList'), ...errors(400, 404) },

@@ -9,7 +9,7 @@
 // Rules the document cannot state as a schema, so the generator knows them (each one is said in the
 // operation's description too):
 // - state: a path id must name a real resource of the caller (real ids are used); an install code,
-//   a login's password, a `next_cursor` (recall, chat search, tasks, scripts, commands), a chat `before` id and an export's `mind_id` must be real
+//   a login's password, a `next_cursor` (recall, chat search, tasks, scripts, commands, minds, computers), a chat `before` id and an export's `mind_id` must be real
 //   ones; e-mail addresses, webhook URLs, script names and memory keys unique; import ids, memory keys and script names unique
 //   within the document;
 // - the configuration: a webhook URL must not be the service itself (`http://127.0.0.1:9/...` is used);
@@ -416,6 +416,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       case 'listTasks':
       case 'listScripts':
       case 'listCommands':
+      case 'listMinds':
+      case 'listComputers':
         delete q.cursor;
         if (op.id === 'recallMemories' && !/[\p{L}\p{N}]/u.test(String(q.q ?? ''))) delete q.min_score;
         // A search's words: at least one letter or digit (any script's, which no portable pattern states).

@@ -11,7 +11,7 @@ import type { Response } from 'supertest';
 import type { z } from 'zod';
 import { setMindDisabled } from '../src/minds/store.js';
 import { AGENT_INFO, installCode, PNG_1X1, poll, queue, registerComputer } from './computers/helpers.js';
-import { bearer, useService } from './harness.js';
+import { bearer, startService, type TestService, useService } from './harness.js';
 import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
 
 // ---- The route table's types: every key of the contract, each with its own request shape ----
@@ -570,4 +570,328 @@ describe('security: every route of the contract', () => {
       `checked ${covered.size} of ${keys.length} routes; missing: ${keys.filter((k) => !covered.has(k)).join(', ')}`,
     );
   });
+});
+
+// ---- Every list bounded in bytes ----
+
+/** The byte bound the lists are checked against: small, so a few large items fill a page. */
+const PAGE_BOUND = 4096;
+/** Room for a page's envelope (`{"scripts":[...],"next_cursor":"..."}`) beyond its items. */
+const ENVELOPE = 512;
+
+interface Lister {
+  svc: TestService;
+  /** A fresh user with a mind of its own. */
+  owner: Awaited<ReturnType<TestService['mind']>>;
+}
+type Query = Record<string, string>;
+interface ListRequest {
+  path: string;
+  query?: Query;
+  auth: Record<string, string>;
+}
+interface PagedList {
+  /** Fills the list with items larger than a third of the bound; resolves with their ids in list order. */
+  fill(l: Lister): Promise<string[]>;
+  /** The first page's request and the credential that reads it. */
+  request(l: Lister): ListRequest;
+  /** The answer's array and its items' id field (default `id`). */
+  items: string;
+  id?: string;
+  /** How the next page is asked: the answer's field, and the query parameter it goes in. */
+  next: { field: 'next_cursor' | 'next_before'; param: 'cursor' | 'before' };
+}
+/** Not paged: the newest that fit the bound, newest first. */
+interface RecentList {
+  fill(l: Lister): Promise<string[]>;
+  request(l: Lister): ListRequest;
+  items: string;
+  recent: true;
+}
+/** A list bounded by its schema: why, and a check of that bound where one can be made. */
+interface BoundedList {
+  bounded: string;
+  check?(l: Lister): Promise<void>;
+}
+type ListSpec = PagedList | RecentList | BoundedList;
+
+const big = (word: string, chars = 1500) => `${word} ${'x'.repeat(chars)}`;
+const TAGS = 'its tags: at most 50 of at most 100 characters';
+
+async function fillScripts({ svc, owner }: Lister): Promise<string[]> {
+  const ids: string[] = [];
+  // The third script's text is two bytes a character: the store's estimate counts characters, the cut counts bytes.
+  for (const [i, content] of [big('a'), big('b'), 'é'.repeat(1500), big('d'), big('e'), big('f'), 'small'].entries()) {
+    ids.push(
+      (
+        await svc.http
+          .post('/mind/scripts')
+          .set(owner.auth)
+          .send({ name: `script-${i}`, content })
+          .expect(201)
+      ).body.id,
+    );
+  }
+  return ids;
+}
+
+async function fillMemories({ svc, owner }: Lister): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const body = { category: 'fact', key: `fact-${i}`, content: big(`alpha fact ${i}`) };
+    ids.push((await svc.http.post('/memory').set(owner.auth).send(body).expect(201)).body.id);
+  }
+  return ids;
+}
+
+async function fillChat({ svc, owner }: Lister): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const body = { role: 'human', content: big(`alpha message ${i}`) };
+    ids.push((await svc.http.post('/mind/chat').set(owner.auth).send(body).expect(201)).body.id);
+  }
+  return ids;
+}
+
+async function fillComputers({ svc, owner }: Lister): Promise<string[]> {
+  const ids: string[] = [];
+  const long = 'p'.repeat(200);
+  for (let i = 0; i < 9; i++) {
+    const code = await installCode(svc, owner.mindKey);
+    const body = { code, computer_name: `${i}-${long}`.slice(0, 200), platform: long, platform_release: long, python: long };
+    ids.push((await svc.http.post('/computers/register').send(body).expect(201)).body.computer_id);
+  }
+  return ids;
+}
+
+let commandComputer = '';
+async function fillCommands({ svc, owner }: Lister): Promise<string[]> {
+  const computer = await registerComputer(svc, owner.mindKey);
+  commandComputer = computer.computerId;
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const id = await queue(svc, owner.mindKey, computer.computerId, { type: 'type', payload: { text: `command ${i}` } });
+    assert.equal((await poll(svc, computer.token)).length, 1);
+    const body = { status: 'done', result: { output: big(`result ${i}`) } };
+    await svc.http.post(`/computers/me/commands/${id}/result`).set(bearer(computer.token)).send(body).expect(200);
+    ids.push(id);
+  }
+  return ids.reverse(); // the list is newest first
+}
+
+let deliveryHook = '';
+async function fillDeliveries({ svc, owner }: Lister): Promise<string[]> {
+  const url = `${receiver.url}/pages-${randomBytes(3).toString('hex')}`;
+  const hook = await svc.http.post('/webhooks').set(owner.auth).send({ url, events: 'task.created', secret: 'pages-secret' }).expect(201);
+  deliveryHook = hook.body.id;
+  for (let i = 0; i < 30; i++)
+    await svc.http
+      .post('/mind/task')
+      .set(owner.auth)
+      .send({ title: `task ${i}` })
+      .expect(201);
+  // Every delivery, newest first (the log's order).
+  return eventually(async () => {
+    const rows: Array<{ id: string }> = await svc.ctx
+      .db('webhook_deliveries')
+      .where({ webhook_id: deliveryHook })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .select('id');
+    return rows.length === 30 ? rows.map((r) => r.id) : undefined;
+  });
+}
+
+/** Every route whose answer holds an array: paged in bytes, cut in bytes, or bounded by its schema. */
+const LISTS: Record<string, ListSpec> = {
+  'system.listEndpoints': { bounded: "the contract's routes: a fixed list, the same for every caller" },
+  'minds.listMinds': {
+    fill: async ({ svc, owner }) => {
+      const ids = [owner.mindId];
+      for (let i = 0; i < 6; i++) {
+        const body = { name: `mind ${i}`, description: big('mind') };
+        ids.push((await svc.http.post('/minds').set(bearer(owner.jwt)).send(body).expect(201)).body.id);
+      }
+      return ids;
+    },
+    request: ({ owner }) => ({ path: '/minds', auth: bearer(owner.jwt) }),
+    items: 'minds',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+  'tasks.listTasks': {
+    fill: async ({ svc, owner }) => {
+      const ids: string[] = [];
+      for (let i = 0; i < 7; i++) {
+        const body = { title: `task ${i}`, description: big('task') };
+        ids.push((await svc.http.post('/mind/task').set(owner.auth).send(body).expect(201)).body.id);
+      }
+      return ids;
+    },
+    request: ({ owner }) => ({ path: '/mind/tasks', auth: owner.auth }),
+    items: 'tasks',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+  'memories.storeMemory': { bounded: TAGS },
+  'memories.getMemory': { bounded: TAGS },
+  'memories.updateMemory': { bounded: TAGS },
+  'memories.verifyMemory': { bounded: TAGS },
+  'memories.unverifyMemory': { bounded: TAGS },
+  'memories.recallMemories': {
+    fill: fillMemories,
+    request: ({ owner }) => ({ path: '/memory/recall', query: { q: 'alpha', mode: 'keyword', limit: '100' }, auth: owner.auth }),
+    items: 'memories',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+  'memories.exportMind': {
+    bounded: 'a download of the whole mind by design (the import limits bound it), written to the client in pieces',
+  },
+  'memories.listChatMessages': {
+    fill: fillChat,
+    request: ({ owner }) => ({ path: '/mind/chat', query: { limit: '100' }, auth: owner.auth }),
+    items: 'messages',
+    next: { field: 'next_before', param: 'before' },
+  },
+  'memories.searchChat': {
+    fill: fillChat,
+    request: ({ owner }) => ({ path: '/mind/chat/search', query: { q: 'alpha', mode: 'keyword', limit: '100' }, auth: owner.auth }),
+    items: 'messages',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+  'memories.listScripts': {
+    fill: fillScripts,
+    request: ({ owner }) => ({ path: '/mind/scripts', auth: owner.auth }),
+    items: 'scripts',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+  'webhooks.listWebhooks': {
+    bounded: 'at most 20 webhooks a mind, each of a few KB (url 2,000 characters, events 500)',
+    check: async ({ svc, owner }) => {
+      const url = `${receiver.url}/${'u'.repeat(1900)}`;
+      const create = (i: number) =>
+        svc.http
+          .post('/webhooks')
+          .set(owner.auth)
+          .send({ url: `${url}${i}`, events: '*', secret: 'long-enough-secret' });
+      for (let i = 0; i < 20; i++) await create(i).expect(201);
+      await create(20).expect(409);
+      const res = await svc.http.get('/webhooks').set(owner.auth).expect(200);
+      assert.equal(res.body.length, 20);
+      assert.ok(res.text.length < 100_000, `20 webhooks of the largest kind answer ${res.text.length} bytes`);
+    },
+  },
+  'webhooks.redeliver': { bounded: "one delivery's attempts: one for each time of MIND_WEBHOOK_RETRY_SCHEDULE and the first" },
+  'webhooks.listDeliveries': {
+    fill: fillDeliveries,
+    request: ({ owner }) => ({ path: `/webhooks/${deliveryHook}/deliveries`, query: { limit: '100' }, auth: owner.auth }),
+    items: 'deliveries',
+    recent: true,
+  },
+  'computers.listComputers': {
+    fill: fillComputers,
+    request: ({ owner }) => ({ path: '/computers/list', auth: owner.auth }),
+    items: 'computers',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+  'computers.pollCommands': {
+    bounded: 'at most 20 commands an answer (POLL_BATCH), each payload of at most 10,000 characters of text',
+  },
+  'computers.listCommands': {
+    fill: fillCommands,
+    request: ({ owner }) => ({ path: `/computers/${commandComputer}/commands`, query: { limit: '200' }, auth: owner.auth }),
+    items: 'commands',
+    id: 'command_id',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
+};
+
+/** Whether a schema holds an array (its own fields', not inside its arrays' items). */
+function holdsArray(schema: unknown): boolean {
+  type Def = { _def?: Record<string, unknown>; shape?: Record<string, unknown> };
+  let s = schema as Def | undefined;
+  while (s?._def && (s._def.innerType || s._def.schema || s._def.in)) s = (s._def.innerType ?? s._def.schema ?? s._def.in) as Def;
+  if (!s?._def) return false;
+  if (s._def.typeName === 'ZodArray') return true;
+  if (s._def.typeName === 'ZodObject') return Object.values(s.shape ?? {}).some(holdsArray);
+  if (s._def.typeName === 'ZodUnion' || s._def.typeName === 'ZodDiscriminatedUnion') return (s._def.options as unknown[]).some(holdsArray);
+  return false;
+}
+
+const pageQuery = (spec: PagedList | RecentList, first: ListRequest, next: string | null): Query =>
+  next === null || 'recent' in spec ? { ...first.query } : { ...first.query, [spec.next.param]: next };
+
+/** Each item's JSON size as the answers show them. */
+async function itemSizes(l: Lister, spec: PagedList | RecentList): Promise<number[]> {
+  const sizes: number[] = [];
+  const first = spec.request(l);
+  let next: string | null = null;
+  do {
+    const res: Response = await l.svc.http
+      .get(first.path)
+      .query(pageQuery(spec, first, next))
+      .set(first.auth)
+      .expect(200);
+    for (const item of res.body[spec.items]) sizes.push(Buffer.byteLength(JSON.stringify(item)));
+    next = 'recent' in spec ? null : (res.body[spec.next.field] ?? null);
+  } while (next !== null && sizes.length < 1000);
+  return sizes;
+}
+
+describe(`security: every list is bounded in bytes (MIND_PAGE_MAX_BYTES=${PAGE_BOUND})`, () => {
+  let pages: TestService;
+  before(async () => {
+    pages = await startService({ MIND_PAGE_MAX_BYTES: String(PAGE_BOUND), MIND_WEBHOOK_RETRY_SCHEDULE: '10ms' });
+  });
+  after(() => pages.stop());
+
+  test('every route whose answer holds an array is in the table, and nothing else', () => {
+    const lists = listRoutes(contract)
+      .filter(({ route }) => Object.entries(route.responses).some(([status, schema]) => Number(status) < 300 && holdsArray(schema)))
+      .map((r) => r.key);
+    assert.deepEqual(Object.keys(LISTS).sort(), lists.sort());
+  });
+
+  for (const [key, spec] of Object.entries(LISTS)) {
+    const what = 'bounded' in spec ? `bounded by its schema: ${spec.bounded}` : 'each page within the bound and one item';
+    test(`${key}: ${what}`, async () => {
+      const l: Lister = { svc: pages, owner: await pages.mind() };
+      if ('bounded' in spec) return spec.check?.(l);
+      const ids = await spec.fill(l);
+      const largest = Math.max(...(await itemSizes(l, spec)));
+      const first = spec.request(l);
+      const backwards = 'next' in spec && spec.next.param === 'before';
+      const seen: string[] = [];
+      let next: string | null = null;
+      let pagesRead = 0;
+      do {
+        const res: Response = await pages.http
+          .get(first.path)
+          .query(pageQuery(spec, first, next))
+          .set(first.auth)
+          .expect(200);
+        const items = res.body[spec.items] as Array<Record<string, string>>;
+        const bytes = Buffer.byteLength(res.text);
+        assert.ok(items.length >= 1, `${key}: a page holds at least one item`);
+        assert.ok(
+          bytes <= PAGE_BOUND + largest + ENVELOPE,
+          `${key}: a page of ${bytes} bytes (${items.length} items), one item at most ${largest}`,
+        );
+        const pageIds = items.map((item) => item[('id' in spec && spec.id) || 'id']!);
+        // History pages back: each page is older than the one before, oldest first within it.
+        seen.push(...(backwards ? pageIds.reverse() : pageIds));
+        pagesRead++;
+        if ('recent' in spec) {
+          assert.ok(items.length < ids.length, `${key}: the bound cut the answer (${items.length} of ${ids.length})`);
+          assert.deepEqual(seen, ids.slice(0, items.length), `${key}: the newest that fit, newest first`);
+          return;
+        }
+        // A list without the field (no paging) ends here, and fails below if its one page held everything.
+        next = res.body[spec.next.field] ?? null;
+      } while (next !== null && pagesRead < 50);
+      assert.ok(pagesRead > 1, `${key}: the bound split the list (one page held all ${ids.length})`);
+      assert.equal(new Set(seen).size, seen.length, `${key}: no item twice`);
+      assert.deepEqual([...seen].sort(), [...ids].sort(), `${key}: following the cursor shows every item`);
+    });
+  }
 });

@@ -78,6 +78,7 @@ export const COMPUTERS_ERRORS: Record<string, RouteErrors> = {
     404: [notFound('Computer')],
     409: [DISABLED_COMPUTER, QUEUE_FULL],
   },
+  'computers.listComputers': { 400: { summary: 'A limit over 100', query: { limit: '500' } }, codes: ['cursor_invalid'] },
   'computers.listCommands': {
     400: { summary: 'A limit over 200', query: { limit: '500' } },
     404: [notFound('Computer')],

@@ -7,6 +7,7 @@ export const MINDS_ERRORS: Record<string, RouteErrors> = {
     400: { summary: 'No name', body: { description: 'Keeps notes for the literature review' } },
     409: [example('The user has MIND_MAX_MINDS_PER_USER minds', 'minds_limit_reached', ERROR_MESSAGES.mindsLimitReached(100))],
   },
+  'minds.listMinds': { 400: { summary: 'A limit over 100', query: { limit: '500' } }, codes: ['cursor_invalid'] },
   'minds.deleteMind': {
     403: [example("Another user's mind", 'mind_not_owned', ERROR_MESSAGES.mindNotOwned)],
     404: [notFound('Mind', 'No such mind')],

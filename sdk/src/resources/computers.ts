@@ -1,7 +1,7 @@
 import { ok, param } from '../core/api.js';
 import { TimeoutError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate, singlePage } from '../core/pagination.js';
+import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
 import { sleep } from '../core/transport.js';
 import type {
   Command,
@@ -37,9 +37,13 @@ export class Computers extends Resource {
     return ok(this.api.computers.createInstallCode({ body: params, requestOptions: options }));
   }
 
-  /** Every computer the credential reaches, as a single page (the service does not page them). */
+  /** The computers the credential reaches, oldest first, a page at a time (pages are bounded in bytes); `for await` walks them all. */
   list(options?: RequestOptions): PagePromise<Computer> {
-    return paginate(async () => singlePage((await ok(this.api.computers.listComputers({ requestOptions: options }))).computers));
+    return paginate(async (next) => {
+      const query = { cursor: cursorFor(next, undefined) };
+      const body = await ok(this.api.computers.listComputers({ query, requestOptions: options }));
+      return cursorPage(body.computers, body.next_cursor);
+    });
   }
 
   async get(computerId: string, options?: RequestOptions): Promise<Computer> {

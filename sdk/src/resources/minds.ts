@@ -1,6 +1,6 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { type PagePromise, paginate, singlePage } from '../core/pagination.js';
+import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
 import type { CreatedMind, CreateMindParams, MindSummary } from '../types.js';
 import { Resource } from './resource.js';
 
@@ -11,9 +11,12 @@ export class Minds extends Resource {
     return ok(this.api.minds.createMind({ body: params, requestOptions: options }));
   }
 
-  /** Every mind of the account, as a single page (the service does not page them). */
+  /** The minds of the account, oldest first, a page at a time (pages are bounded in bytes); `for await` walks them all. */
   list(options?: RequestOptions): PagePromise<MindSummary> {
-    return paginate(async () => singlePage((await ok(this.api.minds.listMinds({ requestOptions: options }))).minds));
+    return paginate(async (next) => {
+      const body = await ok(this.api.minds.listMinds({ query: { cursor: cursorFor(next, undefined) }, requestOptions: options }));
+      return cursorPage(body.minds, body.next_cursor);
+    });
   }
 
   /** Deletes the mind and everything it holds. Irreversible. The service answers 204: this resolves with nothing. */

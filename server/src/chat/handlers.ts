@@ -13,11 +13,11 @@ export type ChatRoutes = Pick<typeof contract.memories, 'postChatMessage' | 'lis
 /** A mind's chat: posted, read back by thread, and searched by words here and by meaning through `meaning` (meaning/). */
 export function chatArea(ctx: AppContext, meaning: ChatByMeaning): Area<ChatRoutes> {
   const chat = new ChatService(ctx);
-  const search = new ChatSearch(ctx.db, chatIndexOf(ctx.db), meaning);
+  const search = new ChatSearch(ctx.db, chatIndexOf(ctx.db), meaning, ctx.config.pageMaxBytes);
   return {
     handlers: {
       postChatMessage: async ({ body, caller }) => ({ status: 201, body: await chat.post(caller.mindId, body) }),
-      listChatMessages: async ({ query, caller }) => ({ status: 200, body: { messages: await chat.list(caller.mindId, query) } }),
+      listChatMessages: async ({ query, caller }) => ({ status: 200, body: await chat.list(caller.mindId, query) }),
       searchChat: async ({ query, caller, res }) => ({ status: 200, body: await search.search(caller, query, requestGone(res)) }),
     },
   };

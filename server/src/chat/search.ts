@@ -1,6 +1,7 @@
 import type { ChatMessage } from '@mindservice/contract';
 import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
+import { itemsWithinBytes } from '../http/cursor.js';
 import type { ChatFilter, ChatHit, ChatKeywordIndex, ChatPosition } from './keyword-index.js';
 import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatSearcher } from './meaning.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFingerprint } from './search-cursor.js';
@@ -48,6 +49,8 @@ export class ChatSearch {
     private readonly db: Db,
     private readonly index: ChatKeywordIndex,
     private readonly meaning: ChatByMeaning,
+    /** A page ends early once its hits' JSON reaches this many bytes. */
+    private readonly maxBytes: number,
   ) {}
 
   async search(searcher: ChatSearcher, input: ChatSearchInput, signal?: AbortSignal): Promise<ChatSearchPage> {
@@ -78,8 +81,9 @@ export class ChatSearch {
 
   private async byKeyword(mindId: string, filter: ChatFilter, limit: number, after?: ChatPosition) {
     const rows = await this.index.rankedPage(this.db, mindId, filter, limit + 1, after);
-    const hits = rows.slice(0, limit).map((h): Scored => ({ ...h, match: 'keyword' }));
-    return { hits, next: rows.length > limit ? { after: positionOf(hits.at(-1)!) } : undefined };
+    const page = rows.slice(0, limit).map((h): Scored => ({ ...h, match: 'keyword' }));
+    const hits = page.slice(0, this.bytesFit(page));
+    return { hits, next: rows.length > hits.length ? { after: positionOf(hits.at(-1)!) } : undefined };
   }
 
   private async byMeaning(
@@ -112,8 +116,9 @@ export class ChatSearch {
     if (at.after === undefined) {
       const offset = at.offset ?? 0;
       const ranked = await this.rankWindow(searcher, q, mode, windowed, recent, signal);
-      hits = ranked.slice(offset, offset + limit);
-      if (offset + limit < ranked.length) return { hits, next: { offset: offset + limit, asOf } };
+      const window = ranked.slice(offset, offset + limit);
+      hits = window.slice(0, this.bytesFit(window));
+      if (offset + hits.length < ranked.length) return { hits, next: { offset: offset + hits.length, asOf } };
       if (mode === 'semantic' || keyword.length <= WINDOW) return { hits };
       tailFrom = positionOf(windowed.at(-1)!);
     }
@@ -123,10 +128,21 @@ export class ChatSearch {
     const tail = (await this.index.rankedPage(this.db, mindId, filter, wanted + ranked.size + 1, tailFrom)).filter(
       (h) => !ranked.has(h.message.id),
     );
-    const shown = tail.slice(0, wanted);
-    hits.push(...shown.map((h): Scored => ({ message: h.message, score: 0, match: 'keyword' })));
-    const last = shown.at(-1);
-    return { hits, next: tail.length > wanted ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
+    const fromWindow = hits.length;
+    hits.push(...tail.slice(0, wanted).map((h): Scored => ({ message: h.message, score: 0, match: 'keyword' })));
+    // The window's hits fit (else the page ended in the window), so the byte bound ends the page in the tail.
+    hits = hits.slice(0, this.bytesFit(hits));
+    const shown = hits.length - fromWindow;
+    const last = tail[shown - 1];
+    return { hits, next: tail.length > shown ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
+  }
+
+  /** How many hits fit the page's byte bound, counted as the answer shows them (message, score, match). */
+  private bytesFit(hits: Scored[]): number {
+    return itemsWithinBytes(
+      hits.map((h) => ({ ...h.message, score: h.score, match: h.match })),
+      this.maxBytes,
+    );
   }
 
   /** The window ranked by `meaning`; when it cannot answer, the keyword hits in keyword order (semantic: none). */

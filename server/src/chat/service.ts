@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
-import { cursorText } from '../http/cursor.js';
+import { cursorText, itemsWithinBytes } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMessagePosition, insertMessages, listThread } from './store.js';
 
@@ -29,13 +29,25 @@ export class ChatService {
     return message;
   }
 
-  async list(mindId: string, query: { thread?: string; limit?: number; before?: string }): Promise<ChatMessage[]> {
+  /**
+   * The newest messages before `before`, newest last, ending early at the page's byte bound: the
+   * oldest are left out then (always one message kept), and `next_before` pages back to them.
+   */
+  async list(
+    mindId: string,
+    query: { thread?: string; limit?: number; before?: string },
+  ): Promise<{ messages: ChatMessage[]; next_before: string | null }> {
     // A page's start, as the cursors of other lists are: checked before it reaches the database.
     if (query.before !== undefined && !MessageId.safeParse(query.before).success) {
       throw ApiError.invalidField('query.before', 'is not a message id (the id of a message of this thread)');
     }
     const before = query.before === undefined ? undefined : await findMessagePosition(this.ctx.db, mindId, query.before);
     if (query.before !== undefined && !before) throw ApiError.notFound('Message given as `before`');
-    return listThread(this.ctx.db, mindId, query.thread ?? DEFAULT_THREAD, query.limit ?? DEFAULT_LIMIT, before);
+    const page = await listThread(this.ctx.db, mindId, query.thread ?? DEFAULT_THREAD, query.limit ?? DEFAULT_LIMIT, before);
+    const newestFirst = page.messages.toReversed();
+    const fit = itemsWithinBytes(newestFirst, this.ctx.config.pageMaxBytes);
+    const messages = fit < newestFirst.length ? page.messages.slice(page.messages.length - fit) : page.messages;
+    const oldest = messages[0];
+    return { messages, next_before: (page.older || fit < newestFirst.length) && oldest ? oldest.id : null };
   }
 }

@@ -81,7 +81,14 @@ export async function findMessagePosition(conn: Conn, mindId: string, id: string
 }
 
 /** The newest `limit` messages of a thread (older than `before` when given), returned oldest first. */
-export async function listThread(conn: Conn, mindId: string, thread: string, limit: number, before?: ChatPosition): Promise<ChatMessage[]> {
+/** The newest `limit` messages of a thread before `before`, oldest first; `limit + 1` are read to learn whether older ones exist. */
+export async function listThread(
+  conn: Conn,
+  mindId: string,
+  thread: string,
+  limit: number,
+  before?: ChatPosition,
+): Promise<{ messages: ChatMessage[]; older: boolean }> {
   const query = conn<ChatRow>('chat_messages').where({ mind_id: mindId, thread });
   if (before) {
     query.where((w: Knex.QueryBuilder) =>
@@ -95,9 +102,9 @@ export async function listThread(conn: Conn, mindId: string, thread: string, lim
       { column: 'created_at', order: 'desc' },
       { column: 'seq', order: 'desc' },
     ])
-    .limit(limit)
+    .limit(limit + 1)
     .select(...COLUMNS);
-  return rows.reverse().map(toMessage);
+  return { messages: rows.slice(0, limit).reverse().map(toMessage), older: rows.length > limit };
 }
 
 /** Every message of the mind, all threads, in order (export). */

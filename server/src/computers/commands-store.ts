@@ -110,7 +110,7 @@ export async function listCommands(
   computerId: string,
   limit: number,
   beforeSeq?: number,
-): Promise<{ commands: Command[]; lastSeq: number | null; more: boolean }> {
+): Promise<{ commands: Command[]; seqs: number[]; more: boolean }> {
   let query = conn<CommandRow>('commands').where({ computer_id: computerId });
   if (beforeSeq !== undefined) query = query.where('seq', '<', beforeSeq);
   const rows = await query
@@ -120,7 +120,7 @@ export async function listCommands(
   const page = rows.slice(0, limit);
   return {
     commands: page.map((row) => toCommand(row)),
-    lastSeq: page.length > 0 ? Number(page[page.length - 1]!.seq) : null,
+    seqs: page.map((row) => Number(row.seq)),
     more: rows.length > limit,
   };
 }

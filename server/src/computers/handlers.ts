@@ -46,7 +46,7 @@ export function computersArea(ctx: AppContext): ComputersArea {
     },
     handlers: {
       createInstallCode: async ({ body, caller }) => ({ status: 201, body: await computers.createInstallCode(caller, body) }),
-      listComputers: async ({ caller }) => ({ status: 200, body: { computers: await computers.list(caller) } }),
+      listComputers: async ({ query, caller }) => ({ status: 200, body: await computers.list(caller, query) }),
       getComputer: async ({ params, caller }) => ({ status: 200, body: await computers.get(caller, params.id) }),
       queueCommand: async ({ params, body, caller }) => ({
         status: 201,

@@ -1,7 +1,7 @@
 import { type Command, type CommandList, type CommandStatus, type Computer, ERROR_MESSAGES, type InstallCode } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
-import { decodeCursorText, encodeCursorText } from '../http/cursor.js';
+import { decodeCursorText, encodeCursorText, pageWithinBytes } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
@@ -11,7 +11,8 @@ import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import { checkOnScreen, type NewCommand } from './payloads.js';
 import { COMMAND_LIST_DEFAULT, ONLINE_WINDOW_MS } from './rules.js';
 import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCommands, transitionCommand } from './commands-store.js';
-import { type ComputerScope, type StoredComputer, deleteComputer, disableComputer, findComputer, listComputers } from './store.js';
+import { computerListPage } from './computer-list.js';
+import { type ComputerScope, type StoredComputer, deleteComputer, disableComputer, findComputer } from './store.js';
 
 export type { UserSideCaller };
 
@@ -48,8 +49,8 @@ export class ComputersService {
     return createInstallCode(this.ctx, caller, body);
   }
 
-  async list(caller: UserSideCaller): Promise<Computer[]> {
-    return (await listComputers(this.ctx.db, scopeOf(caller))).map((c) => this.present(c));
+  list(caller: UserSideCaller, query: { limit?: number; cursor?: string } = {}) {
+    return computerListPage(this.ctx, scopeOf(caller), (c) => this.present(c), query);
   }
 
   async get(caller: UserSideCaller, id: string): Promise<Computer> {
@@ -78,8 +79,11 @@ export class ComputersService {
   ): Promise<CommandList> {
     const before = cursor === undefined ? undefined : decodeCursor(cursor);
     const computer = await this.visible(caller, computerId);
-    const page = await listCommands(this.ctx.db, computer.id, limit, before);
-    return { commands: page.commands, next_cursor: page.more && page.lastSeq !== null ? encodeCursor(page.lastSeq) : null };
+    const read = await listCommands(this.ctx.db, computer.id, limit, before);
+    // A result may hold MIND_MAX_RESULT_BYTES: the page ends early at its byte bound.
+    const page = pageWithinBytes(read.commands, read.more, this.ctx.config.pageMaxBytes);
+    const lastSeq = read.seqs[page.items.length - 1];
+    return { commands: page.items, next_cursor: page.more && lastSeq !== undefined ? encodeCursor(lastSeq) : null };
   }
 
   /** One command with its whole result: a screenshot's PNG as `result.screenshot_b64` too. */

@@ -160,11 +160,23 @@ export async function findComputer(conn: Conn, scope: ComputerScope, id: string)
   return row && toComputer(row);
 }
 
-export async function listComputers(conn: Conn, scope: ComputerScope): Promise<StoredComputer[]> {
-  const rows = await scoped(conn, scope)
+/** One page in creation order after `after`; `limit + 1` are read to learn whether more follow. */
+export async function listComputers(
+  conn: Conn,
+  scope: ComputerScope,
+  page: { limit: number; after?: { createdAt: string; id: string } },
+): Promise<{ computers: StoredComputer[]; more: boolean }> {
+  const query = scoped(conn, scope);
+  const at = page.after;
+  if (at)
+    query.where((w) =>
+      w.where('created_at', '>', at.createdAt).orWhere((x) => x.where('created_at', at.createdAt).where('id', '>', at.id)),
+    );
+  const rows = await query
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .limit(page.limit + 1)
     .select(...COMPUTER_COLUMNS);
-  return rows.map(toComputer);
+  return { computers: rows.slice(0, page.limit).map(toComputer), more: rows.length > page.limit };
 }
 
 /** Records that the agent called; false when the computer is disabled or gone. */

@@ -67,3 +67,37 @@ export function decodePageCursor<T>(cursor: string, schema: z.ZodType<T, z.ZodTy
   if (!parsed.success) throw refused(from);
   return parsed.data;
 }
+
+/**
+ * How many of a page's items (in page order) to show so that their JSON stays within `maxBytes`:
+ * the items before the one that reaches it, and always at least one so paging moves on (one item
+ * alone is bounded by its schema's maxima). Each item is serialized once, to count its UTF-8 bytes.
+ */
+export function itemsWithinBytes(items: readonly unknown[], maxBytes: number): number {
+  let total = 0;
+  for (let i = 0; i < items.length; i++) {
+    total += Buffer.byteLength(JSON.stringify(items[i])) + 1; // the comma between items
+    if (total > maxBytes) return Math.max(1, i);
+  }
+  return items.length;
+}
+
+/** Where a list in creation order (minds, computers) stands: the last item shown. */
+export interface CreatedPosition {
+  createdAt: string;
+  id: string;
+}
+const CreatedCursor = z.tuple([z.literal(2), cursorText(40), cursorText(64)]);
+
+export const encodeCreatedCursor = (at: CreatedPosition) => encodePageCursor([2, at.createdAt, at.id]);
+
+export function decodeCreatedCursor(cursor: string, from: string): CreatedPosition {
+  const [, createdAt, id] = decodePageCursor(cursor, CreatedCursor, from);
+  return { createdAt, id };
+}
+
+/** A page cut at the byte bound: the items shown, and whether more follow (rows read past it, or items cut). */
+export function pageWithinBytes<T>(items: T[], more: boolean, maxBytes: number): { items: T[]; more: boolean } {
+  const fit = itemsWithinBytes(items, maxBytes);
+  return fit < items.length ? { items: items.slice(0, fit), more: true } : { items, more };
+}

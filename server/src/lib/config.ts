@@ -116,6 +116,13 @@ const EnvSchema = z.object({
     .max(256 * 1024 * 1024)
     .default(8 * 1024 * 1024),
   MIND_MCP_BATCH_WAIT: duration.refine((ms) => ms <= 30_000, 'must be at most 30s (what one call may wait)').default('30s'),
+  // A list page ends early once its items' JSON reaches this many bytes (1 MiB: one script at its 1,000,000-character maximum fits).
+  MIND_PAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(1024 * 1024),
 });
 
 export interface Config {
@@ -184,6 +191,8 @@ export interface Config {
   mcpMaxAnswerBytes: number;
   /** The time one JSON-RPC batch on `/mcp` may spend waiting, all its calls together. */
   mcpBatchWaitMs: number;
+  /** A list page ends early (with its next cursor) once its items' JSON reaches this many bytes; it always holds one item. */
+  pageMaxBytes: number;
   /** Check every response against the contract (tests turn it on; it costs time per request). */
   validateResponses: boolean;
 }
@@ -268,6 +277,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     vectorCacheBytes: e.MIND_VECTOR_CACHE_MB * 1024 * 1024,
     mcpMaxAnswerBytes: e.MIND_MCP_MAX_ANSWER_BYTES,
     mcpBatchWaitMs: e.MIND_MCP_BATCH_WAIT,
+    pageMaxBytes: e.MIND_PAGE_MAX_BYTES,
     validateResponses: false,
   };
 }

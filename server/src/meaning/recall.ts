@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Conn, Dialect } from '../db/database.js';
+import { itemsWithinBytes } from '../http/cursor.js';
 import { FUSION_DEFAULTS, type FusionOptions, fuse } from './embeddings/fusion.js';
 import type { KeywordIndex, KeywordScores } from '../memories/keyword-index.js';
 import { recallPage } from '../memories/recall.js';
@@ -58,6 +59,8 @@ export interface HybridQuery {
   vector: Float32Array | undefined;
   position: HybridPosition;
   limit: number;
+  /** A page ends early once its hits' JSON (as the answer shows them) reaches this many bytes. */
+  maxBytes: number;
 }
 
 /**
@@ -78,7 +81,7 @@ export async function recallByMeaning(
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
-    return pageOf(ranked, offset, query.limit, asOf);
+    return pageOf(ranked, offset, query, asOf);
   }
   const { conn, rows, keywords } = source;
   const keyword = await recallPage(conn, rows, keywords, mindId, query.filter, WINDOW + 1);
@@ -89,7 +92,7 @@ export async function recallByMeaning(
   if ('offset' in query.position) {
     const fused =
       (reranking && (await rerankWindow(keywords.scores, query, windowed, semantic))) || fuseWindow(keywords.scores, windowed, semantic);
-    const page = pageOf(fused, query.position.offset, query.limit, asOf);
+    const page = pageOf(fused, query.position.offset, query, asOf);
     if (page.next || keyword.length <= WINDOW) return page;
     hits = page.hits;
     tailFrom = positionOf(windowed.at(-1)!);
@@ -101,12 +104,22 @@ export async function recallByMeaning(
   const tail = (await recallPage(conn, rows, keywords, mindId, query.filter, wanted + semanticIds.size + 1, tailFrom)).filter(
     (row) => !semanticIds.has(row.memory.id),
   );
-  const shown = tail.slice(0, wanted);
-  hits.push(...shown.map((row): MatchedRow => ({ memory: row.memory, score: 0, match: 'keyword' })));
+  const fromWindow = hits.length;
+  hits.push(...tail.slice(0, wanted).map((row): MatchedRow => ({ memory: row.memory, score: 0, match: 'keyword' })));
+  // The window's hits fit (else the page ended in the window), so the byte bound ends the page in the tail.
+  hits = hits.slice(0, bytesFit(hits, query.maxBytes));
+  const shown = hits.length - fromWindow;
   // A page the fused window filled exactly (nothing of the tail shown) continues where the tail starts.
-  const last = shown.at(-1);
-  return { hits, next: tail.length > wanted ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
+  const last = tail[shown - 1];
+  return { hits, next: tail.length > shown ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
 }
+
+/** How many hits fit the byte bound, counted as the answer shows them (memory, score, match). */
+const bytesFit = (hits: MatchedRow[], maxBytes: number) =>
+  itemsWithinBytes(
+    hits.map((h) => ({ ...h.memory, score: h.score, match: h.match })),
+    maxBytes,
+  );
 
 const positionOf = (row: RecallRow): PagePosition => ({ score: row.score, updatedAt: row.memory.updated_at, id: row.memory.id });
 
@@ -119,11 +132,13 @@ const byScore = (a: MatchedRow, b: MatchedRow) =>
 function pageOf(
   ranked: MatchedRow[],
   offset: number,
-  limit: number,
+  page: { limit: number; maxBytes: number },
   asOf: string,
 ): { hits: MatchedRow[]; next: HybridPosition | undefined } {
-  const hits = ranked.slice(offset, offset + limit);
-  return { hits, next: offset + limit < ranked.length ? { offset: offset + limit, asOf } : undefined };
+  const window = ranked.slice(offset, offset + page.limit);
+  const hits = window.slice(0, bytesFit(window, page.maxBytes));
+  const end = offset + hits.length;
+  return { hits, next: end < ranked.length ? { offset: end, asOf } : undefined };
 }
 
 /** The two windows re-ranked by meaning (rerank.ts), or undefined when the re-ranking is not available. */

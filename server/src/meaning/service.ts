@@ -60,10 +60,12 @@ export class Meaning implements RecallByMeaning {
   private readonly queries = new Map<string, Float32Array>();
   private readonly memories: MemorySource;
   private readonly db: Db;
+  private readonly pageMaxBytes: number;
 
   /** `rows`: the memories store's, so that recall reads memories as the store writes them (credentials decrypted). */
   constructor(ctx: AppContext, rows: MemoryRows) {
     this.db = ctx.db;
+    this.pageMaxBytes = ctx.config.pageMaxBytes;
     this.memories = { conn: ctx.db, rows, dialect: ctx.dialect, keywords: keywordIndexFor(ctx.dialect) };
     const { embeddings } = ctx.config;
     const log = ctx.log;
@@ -134,6 +136,7 @@ export class Meaning implements RecallByMeaning {
       vector,
       position,
       limit: query.limit,
+      maxBytes: this.pageMaxBytes,
     });
     return {
       memories: hits.map((r) => ({ ...r.memory, score: r.score, match: r.match })),

@@ -4,6 +4,7 @@ import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
+import { itemsWithinBytes } from '../http/cursor.js';
 import { decodeCursor, encodeCursor, searchFingerprint } from './cursor.js';
 import type { RecallByMeaning, RecallPage, Recaller } from './recall-by-meaning.js';
 import { searchWords } from '../lib/search-words.js';
@@ -249,13 +250,14 @@ export class MemoriesService {
     const fingerprint = searchFingerprint(filter);
     const after = cursor ? decodeCursor(cursor, fingerprint) : undefined;
     const rows = await this.store.recall(this.ctx.db, mindId, filter, limit + 1, after);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    // The row past the page says whether a next page would hold any hit at min_score or above.
-    const more = rows.length > limit && keywordRelevance(rows[limit]!.score) >= minScore;
+    const hits = rows.slice(0, limit).map((r) => ({ ...r.memory, score: keywordRelevance(r.score), match: 'keyword' as const }));
+    // Ends early at the page's byte bound; the row past the page says whether a next page would hold any hit at min_score or above.
+    const fit = itemsWithinBytes(hits, this.ctx.config.pageMaxBytes);
+    const last = rows[fit - 1];
+    const more = rows.length > fit && keywordRelevance(rows[fit]!.score) >= minScore;
     return atLeast(
       {
-        memories: page.map((r) => ({ ...r.memory, score: keywordRelevance(r.score), match: 'keyword' as const })),
+        memories: fit < hits.length ? hits.slice(0, fit) : hits,
         next_cursor:
           more && last ? encodeCursor(fingerprint, { score: last.score, updatedAt: last.memory.updated_at, id: last.memory.id }) : null,
       },

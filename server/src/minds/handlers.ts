@@ -15,7 +15,7 @@ export function mindsArea(ctx: AppContext): MindsArea {
     stop: () => purger.stop(),
     handlers: {
       createMind: async ({ body, caller }) => ({ status: 201, body: await minds.create(caller.userId, body) }),
-      listMinds: async ({ caller }) => ({ status: 200, body: { minds: await minds.list(caller.userId) } }),
+      listMinds: async ({ query, caller }) => ({ status: 200, body: await minds.list(caller.userId, query) }),
       deleteMind: async ({ params, caller }) => {
         await minds.delete(caller.userId, params.id);
         return { status: 204, body: undefined };

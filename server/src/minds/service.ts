@@ -1,11 +1,14 @@
 import { type CreateMindBody, type CreatedMind, ERROR_MESSAGES, type MindSummary } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
+import { decodeCreatedCursor, encodeCreatedCursor, itemsWithinBytes } from '../http/cursor.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { countMindsOfUser, findMind, insertMind, insertMindDeletion, listMindsOfUser, lockUser, markMindRowDeleted } from './store.js';
 
 /** How long DELETE /minds/:id waits for the mind's writers to free its row before leaving that to the purge. */
 const ROW_WAIT_MS = 100;
+/** GET /minds' default page (the most `limit` takes). */
+const MINDS_PAGE = 100;
 
 export class MindsService {
   /** `deleted`: called once a deletion committed (wakes the purge). */
@@ -14,7 +17,7 @@ export class MindsService {
     private readonly deleted: () => void = () => undefined,
   ) {}
 
-  /** A user has at most MIND_MAX_MINDS_PER_USER minds (default 100), so GET /minds stays one bounded answer. */
+  /** A user has at most MIND_MAX_MINDS_PER_USER minds (default 100). */
   async create(userId: string, body: CreateMindBody): Promise<CreatedMind> {
     const mindKey = newToken('mk_');
     const mind = {
@@ -34,8 +37,18 @@ export class MindsService {
     return { ...mind, mind_key: mindKey };
   }
 
-  list(userId: string): Promise<MindSummary[]> {
-    return listMindsOfUser(this.ctx.db, userId);
+  /** One page in creation order, ending early at the page's byte bound (a description may hold 20,000 characters). */
+  async list(
+    userId: string,
+    query: { limit?: number; cursor?: string } = {},
+  ): Promise<{ minds: MindSummary[]; next_cursor: string | null }> {
+    const after = query.cursor === undefined ? undefined : decodeCreatedCursor(query.cursor, 'GET /minds');
+    const page = await listMindsOfUser(this.ctx.db, userId, { limit: query.limit ?? MINDS_PAGE, after });
+    const fit = itemsWithinBytes(page.minds, this.ctx.config.pageMaxBytes);
+    const minds = page.minds.slice(0, fit);
+    const last = minds[fit - 1];
+    const more = page.more || fit < page.minds.length;
+    return { minds, next_cursor: more && last ? encodeCreatedCursor({ createdAt: last.created_at, id: last.id }) : null };
   }
 
   /**

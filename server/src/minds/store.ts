@@ -111,17 +111,28 @@ async function countMemoriesByMind(conn: Conn, mindIds: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.mind_id, Number(r.n)]));
 }
 
-export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindSummary[]> {
-  const rows = await conn<MindRow>('minds')
-    .where({ user_id: userId })
-    .whereRaw(MIND_NOT_DELETED)
+/** One page of the user's minds in creation order after `after`; `limit + 1` are read to learn whether more follow. */
+export async function listMindsOfUser(
+  conn: Conn,
+  userId: string,
+  page: { limit: number; after?: { createdAt: string; id: string } },
+): Promise<{ minds: MindSummary[]; more: boolean }> {
+  const query = conn<MindRow>('minds').where({ user_id: userId }).whereRaw(MIND_NOT_DELETED);
+  const at = page.after;
+  if (at)
+    query.where((w) =>
+      w.where('created_at', '>', at.createdAt).orWhere((x) => x.where('created_at', at.createdAt).where('id', '>', at.id)),
+    );
+  const rows = await query
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .limit(page.limit + 1)
     .select('id', 'name', 'description', 'created_at', 'last_activity', 'disabled_at');
+  const shown = rows.slice(0, page.limit);
   const counts = await countMemoriesByMind(
     conn,
-    rows.map((r) => r.id),
+    shown.map((r) => r.id),
   );
-  return rows.map((row) => ({
+  const minds = shown.map((row) => ({
     id: row.id,
     name: row.name,
     description: row.description,
@@ -130,6 +141,7 @@ export async function listMindsOfUser(conn: Conn, userId: string): Promise<MindS
     last_activity: row.last_activity,
     disabled: row.disabled_at !== null,
   }));
+  return { minds, more: rows.length > page.limit };
 }
 
 /**

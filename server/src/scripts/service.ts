@@ -4,7 +4,7 @@ import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { ApiError } from '../http/api-error.js';
-import { cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
+import { cursorText, decodePageCursor, encodePageCursor, itemsWithinBytes } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import { deleteScript, findScript, findScriptByName, insertScript, listScriptsPage, updateScript } from './store.js';
 
@@ -34,14 +34,21 @@ export class ScriptsService {
     return this.ctx.clock.now().toISOString();
   }
 
-  /** One page by name; the cursor is the last name shown (base64url, opaque to clients). */
+  /**
+   * One page by name, with each script's content, ending early at the page's byte bound; the cursor
+   * is the last name shown (base64url, opaque to clients). The store reads no more than the bound's
+   * worth of text (a character is at least one byte); the bytes are then counted exactly.
+   */
   async list(mindId: string, query: { limit?: number; cursor?: string } = {}): Promise<{ scripts: Script[]; next_cursor: string | null }> {
     const after = query.cursor === undefined ? undefined : decodePageCursor(query.cursor, ScriptCursor, 'GET /mind/scripts')[1];
-    const page = await listScriptsPage(this.ctx.db, mindId, query.limit ?? 100, after);
-    const last = page.scripts[page.scripts.length - 1];
+    const maxBytes = this.ctx.config.pageMaxBytes;
+    const page = await listScriptsPage(this.ctx.db, mindId, { limit: query.limit ?? 100, maxChars: maxBytes, after });
+    const fit = itemsWithinBytes(page.scripts, maxBytes);
+    const scripts = fit < page.scripts.length ? page.scripts.slice(0, fit) : page.scripts;
+    const last = scripts[scripts.length - 1];
     return {
-      scripts: page.scripts,
-      next_cursor: page.more && last ? encodePageCursor([1, last.name]) : null,
+      scripts,
+      next_cursor: (page.more || fit < page.scripts.length) && last ? encodePageCursor([1, last.name]) : null,
     };
   }
 

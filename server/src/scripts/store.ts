@@ -56,20 +56,38 @@ export async function listScripts(conn: Conn, mindId: string): Promise<Script[]>
 
 /**
  * One page of the mind's scripts by name, after the name `after` (names are unique in a mind, so
- * the name alone is the keyset position; the scripts_mind_name index is walked from it). Reads
- * `limit + 1` rows to learn whether another page follows: one query.
+ * the name alone is the keyset position; the scripts_mind_name index is walked from it), ending
+ * early once the texts read reach `maxChars`. A script may hold 1,000,000 characters, so the
+ * first query reads only names and text lengths (`limit + 1` rows, to learn whether another page
+ * follows); the second reads whole scripts up to the last name that fits, never more than about
+ * `maxChars` of text (and always one script, so paging moves on).
  */
 export async function listScriptsPage(
   conn: Conn,
   mindId: string,
-  limit: number,
-  after?: string,
+  page: { limit: number; maxChars: number; after?: string },
 ): Promise<{ scripts: Script[]; more: boolean }> {
-  const query = conn<ScriptRow>('scripts').where({ mind_id: mindId });
-  if (after !== undefined) query.where('name', '>', after);
-  const rows = await query
+  const from = () => {
+    const query = conn<ScriptRow>('scripts').where({ mind_id: mindId });
+    if (page.after !== undefined) query.where('name', '>', page.after);
+    return query;
+  };
+  const sizes: Array<{ name: string; chars: number | string }> = await from()
     .orderBy('name')
-    .limit(limit + 1)
+    .limit(page.limit + 1)
+    .select('name', conn.raw('length(content) + coalesce(length(description), 0) + length(name) as chars'));
+  let shown = 0;
+  let chars = 0;
+  for (const row of sizes.slice(0, page.limit)) {
+    chars += Number(row.chars);
+    if (shown > 0 && chars > page.maxChars) break;
+    shown++;
+  }
+  const last = sizes[shown - 1];
+  if (!last) return { scripts: [], more: false };
+  const rows = await from()
+    .where('name', '<=', last.name)
+    .orderBy('name')
     .select(...COLUMNS);
-  return { scripts: rows.slice(0, limit).map(toScript), more: rows.length > limit };
+  return { scripts: rows.map(toScript), more: sizes.length > shown };
 }

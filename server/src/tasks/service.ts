@@ -3,9 +3,18 @@ import { type CreateTaskBody, MAX_TASKS_PAGE, type Task, type TaskStatus, type U
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
-import { cursorInteger, cursorText, decodePageCursor, encodePageCursor } from '../http/cursor.js';
+import { cursorInteger, cursorText, decodePageCursor, encodePageCursor, itemsWithinBytes } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
-import { deleteTask, findTask, findTaskForUpdate, insertTask, listTasks, type TaskListPosition, updateTask } from './store.js';
+import {
+  deleteTask,
+  findTask,
+  findTaskForUpdate,
+  insertTask,
+  listPositionOf,
+  listTasks,
+  type TaskListPosition,
+  updateTask,
+} from './store.js';
 
 export type TaskListFilter = TaskStatus | 'all';
 
@@ -71,6 +80,12 @@ export class TasksService {
     const statuses = status === undefined ? OPEN : status === 'all' ? undefined : [status];
     const after = query.cursor === undefined ? undefined : decodeTaskCursor(query.cursor);
     const page = await listTasks(this.ctx.db, mindId, { statuses, limit: query.limit ?? MAX_TASKS_PAGE, after });
+    // Ends early at the page's byte bound, after the last task that fits.
+    const fit = itemsWithinBytes(page.tasks, this.ctx.config.pageMaxBytes);
+    if (fit < page.tasks.length) {
+      const tasks = page.tasks.slice(0, fit);
+      return { tasks, next_cursor: encodeTaskCursor(listPositionOf(tasks[fit - 1]!)) };
+    }
     return { tasks: page.tasks, next_cursor: page.last ? encodeTaskCursor(page.last) : null };
   }
 

@@ -175,20 +175,21 @@ function firstPage(conn: Conn, mindId: string, page: { statuses?: TaskStatus[]; 
 
 function pageOf(rows: TaskRow[], limit: number): { tasks: Task[]; last?: TaskListPosition } {
   const more = rows.length > limit;
-  const shown = more ? rows.slice(0, limit) : rows;
-  const lastRow = shown[shown.length - 1];
-  const last =
-    more && lastRow
-      ? {
-          // The ranks follow from the status and priority (as stored by toRow), so they are not read.
-          statusRank: statusRank(lastRow.status),
-          priorityRank: PRIORITY_RANK[lastRow.priority],
-          dueAt: lastRow.due_at,
-          createdAt: lastRow.created_at,
-          id: lastRow.id,
-        }
-      : undefined;
-  return { tasks: shown.map(toTask), last };
+  const tasks = (more ? rows.slice(0, limit) : rows).map(toTask);
+  const lastTask = tasks[tasks.length - 1];
+  return { tasks, last: more && lastTask ? listPositionOf(lastTask) : undefined };
+}
+
+/** Where a task stands in the list order (a page that ends at it continues after it). */
+export function listPositionOf(task: Task): TaskListPosition {
+  return {
+    // The ranks follow from the status and priority (as stored by toRow), so they are not read.
+    statusRank: statusRank(task.status),
+    priorityRank: PRIORITY_RANK[task.priority],
+    dueAt: task.due_at,
+    createdAt: task.created_at,
+    id: task.id,
+  };
 }
 
 /** For mind export: every task of the mind, any status, oldest first. */

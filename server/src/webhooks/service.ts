@@ -16,6 +16,7 @@ import { lockMind } from '../minds/store.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { RecordedEvent } from '../events/recorder.js';
 import { ApiError } from '../http/api-error.js';
+import { itemsWithinBytes } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
 import type { Deliverer } from './delivery.js';
 import type { SecretBox } from './secret-box.js';
@@ -111,6 +112,7 @@ export class WebhooksService {
     };
   }
 
+  /** The most recent deliveries, newest first, as many as fit the page's byte bound (at least one). */
   async deliveries(mindId: string, id: string, limit = 50): Promise<Delivery[]> {
     await this.require(mindId, id);
     const rows = await listDeliveries(this.ctx.db, id, limit);
@@ -118,12 +120,13 @@ export class WebhooksService {
       this.ctx.db,
       rows.map((r) => r.id),
     );
-    return rows.map((row) =>
+    const deliveries = rows.map((row) =>
       toDelivery(
         row,
         attempts.filter((a) => a.delivery_id === row.id),
       ),
     );
+    return deliveries.slice(0, itemsWithinBytes(deliveries, this.ctx.config.pageMaxBytes));
   }
 
   /** Queues the same event again for this webhook, as a new delivery. */
