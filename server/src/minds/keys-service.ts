@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import { newId, newToken, sha256Hex } from '../lib/secrets.js';
 import { countLiveKeys, insertKey, listKeys, revokeKey } from './keys-store.js';
-import { findMind, lockMind } from './store.js';
+import { findMind, lockUser } from './store.js';
 
 /** Keys a mind may have that are not revoked: GET /minds/:id/keys stays one bounded answer. */
 export const MAX_KEYS_PER_MIND = 100;
@@ -35,8 +35,9 @@ export class MindKeysService {
       expires_at: expiresAt,
     };
     await this.ctx.db.transaction(async (trx) => {
-      // Serialises the makers of one mind's keys, so the cap holds.
-      await lockMind(trx, this.ctx.dialect, mindId);
+      // Serialises the owner's key makers, so the cap holds; the user's row, not the mind's, which
+      // the mind's writers hold while they run (an import for seconds).
+      await lockUser(trx, this.ctx.dialect, userId);
       if ((await countLiveKeys(trx, mindId)) >= MAX_KEYS_PER_MIND) {
         throw ApiError.conflict('mind_keys_limit_reached', ERROR_MESSAGES.mindKeysLimitReached(MAX_KEYS_PER_MIND));
       }
