@@ -18,6 +18,11 @@ export interface RouteMetadata<A extends AuthKind = AuthKind> {
   produces?: string;
   /** Largest JSON body the route reads, in bytes after any Content-Encoding is undone (default 1 MB). */
   bodyLimit?: number;
+  /**
+   * Whether the route changes anything (default: every method but GET). A Mind Key of scope `read`
+   * is refused (403) on such a route, so a GET that writes (for URL-only tools) must say `true`.
+   */
+  writes?: boolean;
   /** Whether repeating the request can't duplicate anything (default: GET, PUT, DELETE yes; POST no). */
   idempotent?: boolean;
   /** Takes a Mind Key or a JWT but needs the human's JWT to succeed (the SDK sends the JWT when it has both). */

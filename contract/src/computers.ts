@@ -234,7 +234,7 @@ export const computersContract = c.router(
       pathParams: ComputerParams,
       query: QueueCommandQuery,
       responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },
-      metadata: user,
+      metadata: meta('mindKeyOrJwt', 'Computers', { writes: true }),
     },
     listCommands: {
       method: 'GET',

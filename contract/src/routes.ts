@@ -26,6 +26,12 @@ export function isIdempotent(route: AppRoute): boolean {
   return declared ?? !(route.method === 'POST' || route.method === 'PATCH');
 }
 
+/** Whether a route changes anything (a `read` Mind Key is refused there): its `writes`, else true for every method but GET. */
+export function isWrite(route: AppRoute): boolean {
+  const declared = (route.metadata as RouteMetadata | undefined)?.writes;
+  return declared ?? route.method !== 'GET';
+}
+
 /** The largest JSON body a route reads (bytes, after any Content-Encoding is undone); 0 for routes without a body. */
 export function bodyLimitOf(route: AppRoute): number {
   if (!('body' in route) || !isZodType(route.body)) return 0;

@@ -152,7 +152,7 @@ export const tasksContract = c.router(
         'The same as POST /mind/task for tools that can only fetch URLs: `GET /mind/task?key=mk_...&title=Buy+milk&priority=high`.',
       query: CreateTaskQuery,
       responses: { 201: Task, ...errors(400) },
-      metadata: meta('mindKey', 'Tasks', { idempotent: false }),
+      metadata: meta('mindKey', 'Tasks', { idempotent: false, writes: true }),
     },
     getTask: {
       method: 'GET',
@@ -178,7 +178,7 @@ export const tasksContract = c.router(
       summary: 'Mark a task done',
       pathParams: TaskIdParams,
       responses: { 200: Task, ...errors(404) },
-      metadata: auth,
+      metadata: meta('mindKey', 'Tasks', { writes: true }),
     },
     deleteTask: {
       method: 'GET',
@@ -187,7 +187,7 @@ export const tasksContract = c.router(
       description: 'Deletes the task permanently and answers a confirmation (a GET, for URL-only tools).',
       pathParams: TaskIdParams,
       responses: { 200: DeletedTask, ...errors(404) },
-      metadata: auth,
+      metadata: meta('mindKey', 'Tasks', { writes: true }),
     },
   },
   routerOptions(mindKeyErrors),

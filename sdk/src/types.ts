@@ -15,6 +15,9 @@ export interface AuthResponse extends Omit<Out<typeof C.AuthResponse>, 'user'> {
 }
 export interface CreatedMind extends Out<typeof C.CreatedMind> {}
 export interface MindSummary extends Out<typeof C.MindSummary> {}
+export interface CreatedMindKey extends Out<typeof C.CreatedMindKey> {}
+export interface MindKeySummary extends Out<typeof C.MindKeySummary> {}
+export type KeyScope = Out<typeof C.KeyScope>;
 export interface Task extends Out<typeof C.Task> {}
 /** One page of GET /mind/tasks as the service answers it. */
 export interface TaskList extends Omit<Out<typeof C.TaskList>, 'tasks'> {
@@ -73,6 +76,7 @@ export type EventName = C.EventName;
 export interface RegisterParams extends In<typeof C.RegisterBody> {}
 export interface LoginParams extends In<typeof C.LoginBody> {}
 export interface CreateMindParams extends In<typeof C.CreateMindBody> {}
+export interface CreateMindKeyParams extends In<typeof C.CreateMindKeyBody> {}
 export interface CreateTaskParams extends In<typeof C.CreateTaskBody> {}
 export interface UpdateTaskParams extends In<typeof C.UpdateTaskBody> {}
 /** `limit`: tasks per page (1..100, default 100); `cursor`: where to start (a page's `nextPageParams()`). */

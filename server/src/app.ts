@@ -32,7 +32,8 @@ import { memoriesArea } from './memories/handlers.js';
 import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
 import { mindsArea } from './minds/handlers.js';
-import { findMindByKeyHash, findMindsByKeyHashesPostgres } from './minds/store.js';
+import { touchKey } from './minds/keys-store.js';
+import { findKeyHolder, findKeyHoldersPostgres } from './minds/store.js';
 import { LookupBatcher } from './lib/lookup-batcher.js';
 import { scriptsArea } from './scripts/handlers.js';
 import { consoleRouter, isConsolePath } from './system/console.js';
@@ -163,11 +164,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // docs/performance.md, issue 32).
   const mindKeyLookups =
     dialect.name === 'postgres'
-      ? new LookupBatcher((hashes: string[]) => findMindsByKeyHashesPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE)
+      ? new LookupBatcher((hashes: string[]) => findKeyHoldersPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE)
       : undefined;
   // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
   const authenticator = createAuthenticator(ctx, {
-    mindByKeyHash: mindKeyLookups ? (keyHash) => mindKeyLookups.get(keyHash) : (keyHash) => findMindByKeyHash(db, keyHash),
+    mindByKeyHash: mindKeyLookups ? (keyHash) => mindKeyLookups.get(keyHash) : (keyHash) => findKeyHolder(db, keyHash),
+    keyUsed: (keyId, now, since) => touchKey(db, keyId, now, since),
     computerByTokenHash: (tokenHash) => findComputerByTokenHash(db, tokenHash),
     userExists: (userId) => userExists(db, userId),
   });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { sha256Hex } from '../src/lib/secrets.js';
-import { findMindsByKeyHashesPostgres, setMindDisabled } from '../src/minds/store.js';
+import { findKeyHoldersPostgres, setMindDisabled } from '../src/minds/store.js';
 import { bearer, TEST_DATABASE_URL, useService } from './harness.js';
 
 describe('Mind Keys looked up by concurrent requests', () => {
@@ -70,7 +70,7 @@ describe('Mind Keys looked up by concurrent requests', () => {
     const hashes = Array.from({ length: 150 }, (_, i) => sha256Hex(`mk_unknown_${i}`));
     // The first key of the second statement, the last of the second, the last of all.
     for (const [i, at] of [64, 127, 149].entries()) hashes[at] = sha256Hex(minds[i]!.mindKey);
-    const found = await findMindsByKeyHashesPostgres(svc.ctx.db, hashes);
+    const found = await findKeyHoldersPostgres(svc.ctx.db, hashes);
     assert.deepEqual(
       [...found].map(([hash, mind]) => [hash, mind.id, mind.userId, mind.disabled]).sort(),
       minds.map((m) => [sha256Hex(m.mindKey), m.mindId, owner.userId, false]).sort(),

@@ -233,6 +233,74 @@ describe(`migrations over rows (${DB_NAME})`, () => {
     });
   });
 
+  test("0152_mind_keys: each mind's key becomes its first key (original, full, api, no prefix); down gives each mind one working key", async () => {
+    await withDatabase(async ({ db }) => {
+      await migrateUntilBefore(db, '0152_mind_keys');
+      const { minds } = await seedAccount(db, 3);
+      const [rotated, kept, revoked] = minds as [Mind, Mind, Mind];
+
+      await migrateUpOnce(db, '0152_mind_keys');
+      const rows = await db('mind_keys')
+        .orderBy('created_at')
+        .select(
+          'mind_id',
+          'key_hash',
+          'label',
+          'scope',
+          'prefix',
+          'source',
+          'client_name',
+          'created_at',
+          'expires_at',
+          'last_used_at',
+          'revoked_at',
+        );
+      assert.deepEqual(
+        rows,
+        minds.map((m, i) => ({
+          mind_id: m.id,
+          key_hash: sha256(m.key),
+          label: 'original',
+          scope: 'full',
+          prefix: null,
+          source: 'api',
+          client_name: null,
+          created_at: at(i),
+          expires_at: null,
+          last_used_at: null,
+          revoked_at: null,
+        })),
+      );
+
+      // Today: one mind rotated to a new key, one revoked its only key (a read key is no key of the old kind).
+      const newKey = `mk_${randomBytes(32).toString('base64url')}`;
+      const key = (mind: Mind, hash: string, scope: string, created: number) => ({
+        id: randomUUID(),
+        mind_id: mind.id,
+        key_hash: hash,
+        label: 'later',
+        scope,
+        prefix: null,
+        source: 'api',
+        client_name: null,
+        created_at: at(created),
+      });
+      await db('mind_keys').insert([key(rotated, sha256(newKey), 'full', 10), key(revoked, sha256(`mk_reader-${revoked.id}`), 'read', 11)]);
+      await db('mind_keys')
+        .whereIn('mind_id', [rotated.id, revoked.id])
+        .where({ label: 'original' })
+        .update({ revoked_at: at(20) });
+
+      await migrateDownOnce(db, '0152_mind_keys');
+      assert.equal(await db.schema.hasTable('mind_keys'), false);
+      assert.deepEqual(await db('minds').orderBy('created_at').select('id', 'key_hash'), [
+        { id: rotated.id, key_hash: sha256(newKey) },
+        { id: kept.id, key_hash: sha256(kept.key) },
+        { id: revoked.id, key_hash: `revoked:${revoked.id}` },
+      ]);
+    });
+  });
+
   test('0401_command_screenshots: screenshots inside results move to their own rows (every page of them); down puts them back', async () => {
     await withDatabase(async ({ db }) => {
       await migrateUntilBefore(db, '0401_command_screenshots');

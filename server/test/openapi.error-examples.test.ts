@@ -205,6 +205,16 @@ describe('the error examples of docs/openapi.json are what the server answers', 
             return void (await answersAsDocumented(entry, 404, send(entry, { credential: a.jwt, body: { mind_id: randomUUID() } })));
           case 'memories.exportMind':
             return void (await answersAsDocumented(entry, 404, send(entry, { credential, query: { mind_id: randomUUID() } })));
+          case 'minds.revokeMindKey': {
+            await answersAsDocumented(entry, 404, send(entry, { credential }), "No such mind (or another user's)");
+            const params = { id: a.mindId };
+            return void (await answersAsDocumented(
+              entry,
+              404,
+              send(entry, { credential, params }),
+              'No such key of this mind (or revoked already)',
+            ));
+          }
           case 'memories.listChatMessages':
             return void (await answersAsDocumented(entry, 404, send(entry, { credential, query: { before: randomUUID() } })));
           case 'webhooks.redeliver': {

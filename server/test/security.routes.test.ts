@@ -1,10 +1,10 @@
 // One security suite over every route of the contract: no credential, the wrong kind of credential,
-// another user's or another mind's credentials on user A's data, a disabled mind. A route added to the
+// another user's or another mind's credentials on user A's data, a disabled mind, a `read` Mind Key. A route added to the
 // contract does not compile here until it has an entry in ROUTES saying how to call it.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { type AuthKind, type Contract, contract, listRoutes } from '@mindservice/contract';
+import { type AuthKind, type Contract, contract, isWrite, listRoutes } from '@mindservice/contract';
 import { type AppRoute, insertParamsIntoPath, type PartialClientInferRequest } from '@ts-rest/core';
 import jwt from 'jsonwebtoken';
 import type { Response } from 'supertest';
@@ -95,6 +95,9 @@ interface Fixture {
     screenshotCommandId: string;
     /** An unused install code of mind A. */
     installCode: string;
+    /** A Mind Key of mind A with scope `read`, and its id. */
+    readKey: string;
+    readKeyId: string;
   };
   /** Another mind of user A (with a computer of its own): a stranger to mind A's data. */
   sibling: Party;
@@ -131,6 +134,14 @@ const ROUTES = {
   'minds.listMinds': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
   // DESIGN 3: another user's mind is 403 on delete (not 404).
   'minds.deleteMind': { request: (f) => ({ params: { id: f.a.mindId } }), ok: { status: 204 }, foreign: 403 },
+  // Another user's mind is not revealed.
+  'minds.createMindKey': {
+    request: (f) => ({ params: { id: f.a.mindId }, body: { label: f.unique(), scope: 'read' } }),
+    ok: { status: 201 },
+    foreign: 404,
+  },
+  'minds.listMindKeys': { request: (f) => ({ params: { id: f.a.mindId } }), ok: { status: 200 }, foreign: 404 },
+  'minds.revokeMindKey': { request: (f) => ({ params: { id: f.a.mindId, key_id: f.a.readKeyId } }), ok: { status: 204 }, foreign: 404 },
 
   'tasks.listTasks': { request: () => ({ query: { status: 'all' } }), ok: { status: 200 }, foreign: 200 },
   'tasks.createTask': { request: () => ({ body: { title: 'new task' } }), ok: { status: 201 }, foreign: 201 },
@@ -306,6 +317,8 @@ async function fixture(): Promise<Fixture> {
   assert.equal((await poll(svc, aComputer.computerToken)).length, 1);
   const queuedCommandId = await queue(svc, a.mindKey, aComputer.computerId, { type: 'type', payload: { text: marker } });
   const code = await installCode(svc, a.mindKey);
+  const readKey = (await svc.http.post(`/minds/${a.mindId}/keys`).set(bearer(a.jwt)).send({ label: 'reader', scope: 'read' }).expect(201))
+    .body as { id: string; mind_key: string };
   // The task's delivery has arrived and is recorded, so A's data stands still from here on.
   const deliveryId = await eventually(async () => {
     const [delivery] = (await svc.http.get(`/webhooks/${webhook.id}/deliveries`).set(a.auth)).body.deliveries;
@@ -326,6 +339,8 @@ async function fixture(): Promise<Fixture> {
       queuedCommandId,
       screenshotCommandId,
       installCode: code,
+      readKey: readKey.mind_key,
+      readKeyId: readKey.id,
     },
     sibling: { ...siblingMind, jwt: a.jwt, userId: a.userId, ...siblingComputer },
     b: { ...b, ...bComputer },
@@ -344,16 +359,27 @@ async function snapshot(f: Fixture) {
     assert.equal(res.status, 200, `reading ${path} as A: ${res.text}`);
     return res.body;
   };
-  const [exported, minds, webhooks, deliveries, computer, commands] = await Promise.all([
+  const [exported, minds, keys, webhooks, deliveries, computer, commands] = await Promise.all([
     read('/memory/mind-export', asKey),
     read('/minds', asUser),
+    read(`/minds/${f.a.mindId}/keys`, asUser),
     read('/webhooks', asKey),
     read(`/webhooks/${f.a.webhookId}/deliveries`, asKey),
     read(`/computers/${f.a.computerId}`, asUser),
     read(`/computers/${f.a.computerId}/commands`, asUser),
   ]);
   const { exported_at: _at, ...mind } = exported;
-  return { mind, minds: minds.minds.filter((m: { id: string }) => m.id === f.a.mindId), webhooks, deliveries, computer, commands };
+  // `last_used_at` moves with the snapshot's own reads.
+  const keyList = keys.keys.map(({ last_used_at: _used, ...key }: { last_used_at: string | null }) => key);
+  return {
+    mind,
+    minds: minds.minds.filter((m: { id: string }) => m.id === f.a.mindId),
+    keys: keyList,
+    webhooks,
+    deliveries,
+    computer,
+    commands,
+  };
 }
 
 /**
@@ -542,6 +568,33 @@ describe('security: every route of the contract', () => {
         assert.equal(await countEvents(f), eventsNow, 'a disabled mind recorded an event');
         await setMindDisabled(svc.ctx.db, f.a.mindId, null);
         await assertUntouched('the requests of the disabled mind');
+      }
+
+      // A `read` key of mind A: refused on every route that writes (nothing changes), and on a route
+      // that only reads it gets what A's full key gets.
+      if (accepts.includes('mindKey')) {
+        const readKeys: Credential[] = [
+          { name: "A's read key", header: `Bearer ${f.a.readKey}` },
+          { name: "A's read key as ?key=", key: f.a.readKey },
+        ];
+        if (isWrite(route)) {
+          const eventsNow = await countEvents(f);
+          for (const credential of readKeys) {
+            const res = await send(route, request(), credential);
+            assert.equal(res.status, 403, `${credential.name}: ${show(res)}`);
+            assert.equal(res.body.code, 'key_read_only', credential.name);
+            assert.match(res.body.message, /scope `read`/, credential.name);
+          }
+          assert.equal(await countEvents(f), eventsNow, 'a read key recorded an event');
+          await assertUntouched("A's read key");
+        } else {
+          const full = await send(route, request(), ownCredential('mindKey', f));
+          for (const credential of readKeys) {
+            const res = await send(route, request(), credential);
+            assert.equal(res.status, full.status, `${credential.name} (a full key gets ${full.status}): ${show(res)}`);
+          }
+          assert.equal(full.status, spec.own?.mindKey ?? spec.ok.status, `A's full key: ${show(full)}`);
+        }
       }
 
       // A's own request works: the requests above were valid ones.

@@ -43,6 +43,8 @@ export const ERROR_CODES = {
     meaning: 'A credential of a kind the route does not take (a Mind Key where a JWT is needed, or the reverse).',
   },
   mind_key_invalid: { status: 401, meaning: "No mind has this Mind Key (a deleted mind's key stops working)." },
+  mind_key_expired: { status: 401, meaning: 'The Mind Key was made with an `expires_at` that has passed; make a new key.' },
+  mind_key_revoked: { status: 401, meaning: "The mind's owner revoked this Mind Key; ask them for a new one." },
   jwt_invalid: { status: 401, meaning: 'The JWT is not one this server signed, or its user no longer exists.' },
   jwt_expired: { status: 401, meaning: 'The JWT is older than 7 days; log in again.' },
   computer_token_invalid: { status: 401, meaning: 'No computer has this Computer Token (or its computer was disabled or deleted).' },
@@ -50,6 +52,10 @@ export const ERROR_CODES = {
 
   mind_disabled: { status: 403, meaning: "The credential's mind is disabled by the operator; its data is kept." },
   mind_not_owned: { status: 403, meaning: 'The mind belongs to another user.' },
+  key_read_only: {
+    status: 403,
+    meaning: 'The Mind Key has scope `read`: it reads the mind but changes nothing; use a key of scope `full`.',
+  },
   jwt_required: {
     status: 403,
     meaning:
@@ -66,12 +72,14 @@ export const ERROR_CODES = {
   delivery_not_found: { status: 404, meaning: 'No such delivery of this webhook.' },
   computer_not_found: { status: 404, meaning: "No such computer the caller can see (another user's or mind's is not revealed)." },
   command_not_found: { status: 404, meaning: 'No such command of this computer.' },
+  key_not_found: { status: 404, meaning: 'No such Mind Key of this mind (a revoked key is no longer listed).' },
   screenshot_not_found: { status: 404, meaning: 'The command carries no screenshot (it is no finished screenshot command).' },
 
   method_not_allowed: { status: 405, meaning: 'The path exists but not with this method; the `Allow` header lists its methods.' },
 
   email_taken: { status: 409, meaning: 'An account with this email exists already.' },
   minds_limit_reached: { status: 409, meaning: 'The user has as many minds as one may have (MIND_MAX_MINDS_PER_USER).' },
+  mind_keys_limit_reached: { status: 409, meaning: 'The mind has as many Mind Keys as it may have (100); revoke one first.' },
   webhook_url_taken: { status: 409, meaning: 'Another webhook of the mind has this URL.' },
   webhooks_limit_reached: { status: 409, meaning: 'The mind has 20 webhooks, the most one may have.' },
   webhook_disabled: { status: 409, meaning: 'The webhook is disabled; enable it before testing or redelivering.' },
@@ -139,7 +147,18 @@ export type ErrorCodeOf<S extends number> = {
 }[ErrorCode];
 
 /** What a 404 of a missing resource names; its code is `<subject in lower case>_not_found`. */
-export const NOT_FOUND_SUBJECTS = ['Mind', 'Task', 'Memory', 'Message', 'Script', 'Webhook', 'Delivery', 'Computer', 'Command'] as const;
+export const NOT_FOUND_SUBJECTS = [
+  'Mind',
+  'Task',
+  'Memory',
+  'Message',
+  'Script',
+  'Webhook',
+  'Delivery',
+  'Computer',
+  'Command',
+  'Key',
+] as const;
 export type NotFoundSubject = (typeof NOT_FOUND_SUBJECTS)[number];
 
 /** The path of an error code's section among the guides (the server puts its public URL first). */

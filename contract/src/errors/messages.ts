@@ -33,6 +33,10 @@ export const ERROR_MESSAGES = {
   loginFailed: 'Email or password is wrong.',
   mindsLimitReached: (max: number) => `A user can have at most ${max} minds; delete one before creating another`,
   mindNotOwned: 'This mind belongs to another user',
+  keyReadOnly:
+    'This Mind Key has scope `read`: it reads the mind but cannot change anything. Use a key of scope `full` (the owner makes one with POST /minds/:id/keys).',
+  mindKeysLimitReached: (max: number) =>
+    `A mind can have at most ${max} Mind Keys; revoke one (DELETE /minds/:id/keys/:key_id) before making another`,
 
   // Webhooks.
   webhookUrlTaken: 'A webhook with this url already exists in this mind',

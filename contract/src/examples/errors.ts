@@ -2,7 +2,7 @@ import { EXAMPLE_AUTH_DOCS_URL, MB } from '../common.js';
 import { ERROR_CODES, type ErrorCode } from '../errors/codes.js';
 import { issueDetails } from '../errors/issues.js';
 import { ERROR_MESSAGES } from '../errors/messages.js';
-import { bodyLimitOf, type ContractRoute } from '../routes.js';
+import { bodyLimitOf, type ContractRoute, isWrite } from '../routes.js';
 import type { z } from '../zod.js';
 import { ACCOUNTS_ERRORS } from './accounts.js';
 import { COMPUTERS_ERRORS } from './computers.js';
@@ -163,7 +163,7 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
 
 /** The 401 codes of each credential kind a route takes (a missing, malformed or wrong credential, or an unknown one of the kind). */
 const CREDENTIAL_CODES: Record<keyof typeof CREDENTIAL_NAMES, ErrorCode[]> = {
-  mindKey: ['mind_key_invalid'],
+  mindKey: ['mind_key_invalid', 'mind_key_expired', 'mind_key_revoked'],
   jwt: ['jwt_invalid', 'jwt_expired'],
   computerToken: ['computer_token_invalid'],
 };
@@ -180,6 +180,9 @@ function sharedCodes(entry: ContractRoute, status: number): ErrorCode[] {
       if (accepts.length === 0) return [];
       return ['credential_missing', 'credential_malformed', 'credential_wrong_kind', ...accepts.flatMap((kind) => CREDENTIAL_CODES[kind])];
     }
+    case 403:
+      // A `read` Mind Key on a route that changes something.
+      return takesMindKey(entry) && isWrite(route) ? ['key_read_only'] : [];
     default:
       return [];
   }

@@ -65,9 +65,21 @@ export class UnauthorizedError extends MindServiceError {
   declare readonly statusCode: 401;
   declare readonly code: ErrorCodeOf<401> | undefined;
 }
+/** 401 `mind_key_expired`: the Mind Key's `expires_at` has passed; the owner makes a new one. */
+export class MindKeyExpiredError extends UnauthorizedError {
+  declare readonly code: 'mind_key_expired';
+}
+/** 401 `mind_key_revoked`: the mind's owner revoked this Mind Key; ask them for a new one. */
+export class MindKeyRevokedError extends UnauthorizedError {
+  declare readonly code: 'mind_key_revoked';
+}
 export class ForbiddenError extends MindServiceError {
   declare readonly statusCode: 403;
   declare readonly code: ErrorCodeOf<403> | undefined;
+}
+/** 403 `key_read_only`: a Mind Key of scope `read` on a call that would change something. */
+export class KeyReadOnlyError extends ForbiddenError {
+  declare readonly code: 'key_read_only';
 }
 export class NotFoundError extends MindServiceError {
   declare readonly statusCode: 404;
@@ -133,17 +145,25 @@ const BY_STATUS: Record<number, new (init: ErrorInit) => MindServiceError> = {
   504: GatewayTimeoutError,
 };
 
+/** Codes with a class of their own (a subclass of their status's), for `instanceof`. */
+const BY_CODE: Partial<Record<ErrorCode, new (init: ErrorInit) => MindServiceError>> = {
+  mind_key_expired: MindKeyExpiredError,
+  mind_key_revoked: MindKeyRevokedError,
+  key_read_only: KeyReadOnlyError,
+};
+
 /** The error for a non-2xx answer; `body` is the parsed JSON or the raw text. */
 export function errorFromResponse(statusCode: number, headers: Headers, body: unknown): MindServiceError {
   const obj = body && typeof body === 'object' ? (body as Record<string, unknown>) : undefined;
   const text = typeof body === 'string' && body.length > 0 ? body.slice(0, 200) : undefined;
   const message = typeof obj?.message === 'string' ? obj.message : (text ?? `HTTP ${statusCode}`);
-  const Class = BY_STATUS[statusCode] ?? MindServiceError;
+  const code = typeof obj?.code === 'string' ? obj.code : undefined;
+  const Class = (code !== undefined ? BY_CODE[code as ErrorCode] : undefined) ?? BY_STATUS[statusCode] ?? MindServiceError;
   return new Class({
     statusCode,
     error: typeof obj?.error === 'string' ? obj.error : undefined,
     message,
-    code: typeof obj?.code === 'string' ? (obj.code as ErrorCode) : undefined,
+    code: code as ErrorCode | undefined,
     docs: typeof obj?.docs === 'string' ? obj.docs : undefined,
     details: Array.isArray(obj?.details) ? (obj.details as ErrorDetail[]) : undefined,
     requestId: headers.get('x-request-id') ?? undefined,

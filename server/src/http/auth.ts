@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { type AuthKind, ERROR_MESSAGES, type ErrorCodeOf } from '@mindservice/contract';
 import jwt from 'jsonwebtoken';
+import type { Logger } from 'pino';
+import type { Clock } from '../lib/clock.js';
 import type { Config } from '../lib/config.js';
 import { sha256Hex } from '../lib/secrets.js';
 import { ApiError } from './api-error.js';
@@ -32,25 +34,52 @@ export interface CredentialSource {
 }
 
 export interface Authenticator {
-  /** The caller, if the request carries credentials the route accepts (anonymous for `none`); else an ApiError (401, 403, 429). */
-  authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, auth: AuthKind): Promise<Caller>;
+  /**
+   * The caller, if the request carries credentials the route accepts (anonymous for `none`); else an
+   * ApiError (401, 403, 429). `writes`: the route changes something, which a `read` Mind Key may not.
+   */
+  authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, auth: AuthKind, writes?: boolean): Promise<Caller>;
 }
 
-/** What the authenticator needs of the service: the public URL (the 401's guide), the JWT secret, the `?key=` limiter. */
+/** What the authenticator needs of the service: the public URL (the 401's guide), the JWT secret, the `?key=` limiter, the time. */
 export interface AuthContext {
   config: Pick<Config, 'publicUrl'>;
   jwtSecret: string;
   keyRateLimiter: RateLimiter;
+  clock: Clock;
+  log: Pick<Logger, 'warn'>;
 }
+
+/** The 403 of a `read` Mind Key on a route (or MCP tool) that writes: HTTP and MCP refuse alike. */
+export function refuseReadOnlyWrite(caller: Caller, writes: boolean): void {
+  if (writes && caller.kind === 'mind' && caller.scope === 'read') throw ApiError.forbidden('key_read_only', ERROR_MESSAGES.keyReadOnly);
+}
+
+/** `last_used_at` is kept to this: a key's use is written at most once in it, off the request's path. */
+const KEY_USE_GRAIN_MS = 60_000;
 
 /**
  * Who a credential names, by the SHA-256 of a Mind Key or Computer Token and by a JWT's subject:
  * the areas' stores answer (app.ts passes them in), so the mechanism here knows no area.
  */
 export interface CredentialLookups {
-  mindByKeyHash(keyHash: string): Promise<{ id: string; userId: string; disabled: boolean } | undefined>;
+  mindByKeyHash(keyHash: string): Promise<MindKeyHolder | undefined>;
+  /** Records a key's use at `now` unless one since `since` is recorded. */
+  keyUsed(keyId: string, now: string, since: string): Promise<void>;
   computerByTokenHash(tokenHash: string): Promise<{ id: string; userId: string; mindId: string | null; mindDisabled: boolean } | undefined>;
   userExists(userId: string): Promise<boolean>;
+}
+
+/** A Mind Key's mind, and the key's own rules. */
+export interface MindKeyHolder {
+  id: string;
+  userId: string;
+  disabled: boolean;
+  keyId: string;
+  scope: 'full' | 'read';
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
 }
 
 const ANONYMOUS: Caller = Object.freeze({ kind: 'anonymous' });
@@ -66,7 +95,24 @@ export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups
     ApiError.of(401, code, ERROR_MESSAGES.unauthorized, { docs, details: [{ path: 'headers.authorization', message: hint }] });
   const mindDisabled = () => ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
 
-  async function authenticate(req: CredentialSource, res: Pick<ServerResponse, 'setHeader'>, accepts: CredentialKind[]): Promise<Caller> {
+  // Keys whose use is being written now: one statement at a time per key, whatever comes meanwhile.
+  const recordingUse = new Set<string>();
+  function recordUse(holder: MindKeyHolder, now: number) {
+    const since = new Date(now - KEY_USE_GRAIN_MS).toISOString();
+    if ((holder.lastUsedAt !== null && holder.lastUsedAt >= since) || recordingUse.has(holder.keyId)) return;
+    recordingUse.add(holder.keyId);
+    lookups
+      .keyUsed(holder.keyId, new Date(now).toISOString(), since)
+      .catch((err: unknown) => ctx.log.warn({ err, key_id: holder.keyId }, 'could not record the use of a Mind Key'))
+      .finally(() => recordingUse.delete(holder.keyId));
+  }
+
+  async function authenticate(
+    req: CredentialSource,
+    res: Pick<ServerResponse, 'setHeader'>,
+    accepts: CredentialKind[],
+    writes: boolean,
+  ): Promise<Caller> {
     const header = req.headers.authorization;
     let token: string | undefined;
     let fromQuery = false;
@@ -93,10 +139,18 @@ export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups
       throw unauthorized('credential_wrong_kind', `this route takes ${accepts.map((k) => NAMES[k]).join(' or ')}, not ${NAMES[kind]}`);
     }
     if (kind === 'mindKey') {
-      const mind = await lookups.mindByKeyHash(sha256Hex(token));
-      if (!mind) throw unauthorized('mind_key_invalid', "unknown Mind Key (a deleted mind's key stops working)");
-      if (mind.disabled) throw mindDisabled();
-      return { kind: 'mind', userId: mind.userId, mindId: mind.id };
+      const holder = await lookups.mindByKeyHash(sha256Hex(token));
+      if (!holder) throw unauthorized('mind_key_invalid', "unknown Mind Key (a deleted mind's key stops working)");
+      if (holder.revokedAt !== null) throw unauthorized('mind_key_revoked', "this Mind Key was revoked by the mind's owner");
+      const now = ctx.clock.now().getTime();
+      if (holder.expiresAt !== null && Date.parse(holder.expiresAt) <= now) {
+        throw unauthorized('mind_key_expired', `this Mind Key expired at ${holder.expiresAt}`);
+      }
+      if (holder.disabled) throw mindDisabled();
+      const caller: Caller = { kind: 'mind', userId: holder.userId, mindId: holder.id, keyId: holder.keyId, scope: holder.scope };
+      refuseReadOnlyWrite(caller, writes);
+      recordUse(holder, now);
+      return caller;
     }
     if (kind === 'computerToken') {
       const computer = await lookups.computerByTokenHash(sha256Hex(token));
@@ -127,6 +181,7 @@ export function createAuthenticator(ctx: AuthContext, lookups: CredentialLookups
   }
 
   return {
-    authenticate: (req, res, auth) => (auth === 'none' ? Promise.resolve(ANONYMOUS) : authenticate(req, res, ACCEPTS[auth])),
+    authenticate: (req, res, auth, writes = false) =>
+      auth === 'none' ? Promise.resolve(ANONYMOUS) : authenticate(req, res, ACCEPTS[auth], writes),
   };
 }

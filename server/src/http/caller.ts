@@ -2,7 +2,8 @@ import type { AuthKind } from '@mindservice/contract';
 
 export type AnonymousCaller = { kind: 'anonymous' };
 export type UserCaller = { kind: 'user'; userId: string };
-export type MindCaller = { kind: 'mind'; userId: string; mindId: string };
+/** `scope`: a `read` key is refused on every route that writes (see auth.ts). */
+export type MindCaller = { kind: 'mind'; userId: string; mindId: string; keyId: string; scope: 'full' | 'read' };
 export type ComputerCaller = { kind: 'computer'; userId: string; mindId: string | null; computerId: string };
 
 /** Who is calling, as the authenticator established it from the route's metadata. */

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import { bodyLimitOf, type ContractRoute, ERROR_MESSAGES, listRoutes, type RouteMetadata } from '@mindservice/contract';
+import { bodyLimitOf, type ContractRoute, ERROR_MESSAGES, isWrite, listRoutes, type RouteMetadata } from '@mindservice/contract';
 import { type AppRoute, type AppRouter, checkZodSchema, isAppRouteNoBody, isAppRouteOtherResponse, validateResponse } from '@ts-rest/core';
 import type { ZodError } from 'zod';
 import { ApiError } from './api-error.js';
-import type { Authenticator } from './auth.js';
+import { type Authenticator, refuseReadOnlyWrite } from './auth.js';
 import type { Caller } from './caller.js';
 import { checkJson, hasBody, readJsonBody } from './body.js';
 import { type ErrorResponder, sendJson } from './errors.js';
@@ -23,6 +23,8 @@ interface CompiledRoute {
   pattern: RegExp;
   paramNames: string[];
   bodyLimit: number;
+  /** The route changes something: a `read` Mind Key is refused. */
+  writes: boolean;
 }
 
 /** A request's parts before validation: what the URL and body gave, or what an MCP tool call's arguments gave. */
@@ -100,6 +102,7 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
       metadata,
       handler: handlerAt(implementation, key),
       bodyLimit: bodyLimitOf(route),
+      writes: isWrite(route),
       ...compilePath(route.path),
     };
     byKey.set(key, compiled);
@@ -144,7 +147,7 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
 
     let caller: Caller;
     try {
-      caller = await auth.authenticate(req, res, metadata.auth);
+      caller = await auth.authenticate(req, res, metadata.auth, compiled.writes);
     } catch (err) {
       // Refused before its body was read: don't spend anything on reading it.
       if (hasBody(req)) res.setHeader('Connection', 'close');
@@ -186,6 +189,7 @@ export function createPipeline(contract: AppRouter, implementation: object, auth
   async function invoke(key: string, input: RouteInput, caller: Caller, req: ApiRequest, res: ServerResponse): Promise<RouteAnswer> {
     const compiled = byKey.get(key);
     if (!compiled) throw new Error(`No route ${key}`);
+    refuseReadOnlyWrite(caller, compiled.writes);
     checkJson(input.params, 'params');
     checkJson(input.query, 'query');
     checkJson(input.body, 'body');

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { contract, isIdempotent, listRoutes } from '@mindservice/contract';
+import { contract, isIdempotent, isWrite, listRoutes } from '@mindservice/contract';
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import { apiErrorOf, errorBody, internalError } from '../http/errors.js';
 import type { MindCaller } from '../http/caller.js';
@@ -26,6 +26,8 @@ export function buildTools(): McpTool[] {
     const effect = MCP_TOOLS[key as RouteKey];
     if (effect === undefined) throw new Error(`route ${key} is not classified in MCP_TOOLS`);
     if (typeof effect !== 'string') continue;
+    // A `read` Mind Key may call exactly the tools marked read-only: the route's metadata decides.
+    if ((effect === 'read') === isWrite(route)) throw new Error(`route ${key}: MCP_TOOLS says ${effect}, its contract metadata disagrees`);
     const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     if (!operation) throw new Error(`route ${key} is not in the OpenAPI document`);
     const input = inputOf(operation, components);

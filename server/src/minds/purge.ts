@@ -37,6 +37,7 @@ const CHUNKS: Array<{ table: string; sql: string }> = [
   { table: 'tasks', sql: 'DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE mind_id = ? LIMIT ?)' },
   { table: 'scripts', sql: 'DELETE FROM scripts WHERE id IN (SELECT id FROM scripts WHERE mind_id = ? LIMIT ?)' },
   { table: 'webhooks', sql: 'DELETE FROM webhooks WHERE id IN (SELECT id FROM webhooks WHERE mind_id = ? LIMIT ?)' },
+  { table: 'mind_keys', sql: 'DELETE FROM mind_keys WHERE id IN (SELECT id FROM mind_keys WHERE mind_id = ? LIMIT ?)' },
 ];
 
 /** Rows removed by one statement (knex answers a number on SQLite, a result with rowCount on PostgreSQL). */

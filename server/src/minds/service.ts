@@ -2,7 +2,9 @@ import { type CreateMindBody, type CreatedMind, ERROR_MESSAGES, type MindSummary
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import { decodeCreatedCursor, encodeCreatedCursor, itemsWithinBytes } from '../http/cursor.js';
-import { newId, newToken, sha256Hex } from '../lib/secrets.js';
+import { newId } from '../lib/secrets.js';
+import { newMindKey } from './keys-service.js';
+import { insertKey } from './keys-store.js';
 import { countMindsOfUser, findMind, insertMind, insertMindDeletion, listMindsOfUser, lockUser, markMindRowDeleted } from './store.js';
 
 /** How long DELETE /minds/:id waits for the mind's writers to free its row before leaving that to the purge. */
@@ -19,7 +21,7 @@ export class MindsService {
 
   /** A user has at most MIND_MAX_MINDS_PER_USER minds (default 100). */
   async create(userId: string, body: CreateMindBody): Promise<CreatedMind> {
-    const mindKey = newToken('mk_');
+    const mindKey = newMindKey();
     const mind = {
       id: newId(),
       name: body.name,
@@ -32,9 +34,22 @@ export class MindsService {
       if ((await countMindsOfUser(trx, userId)) >= max) {
         throw ApiError.conflict('minds_limit_reached', ERROR_MESSAGES.mindsLimitReached(max));
       }
-      await insertMind(trx, mind, userId, sha256Hex(mindKey));
+      await insertMind(trx, mind, userId, mindKey.hash);
+      // The mind's first key, revocable like any other.
+      await insertKey(trx, {
+        id: newId(),
+        mind_id: mind.id,
+        key_hash: mindKey.hash,
+        label: 'original',
+        scope: 'full',
+        prefix: mindKey.prefix,
+        source: 'api',
+        client_name: null,
+        created_at: mind.created_at,
+        expires_at: null,
+      });
     });
-    return { ...mind, mind_key: mindKey };
+    return { ...mind, mind_key: mindKey.secret };
   }
 
   /** One page in creation order, ending early at the page's byte bound (a description may hold 20,000 characters). */

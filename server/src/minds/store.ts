@@ -53,14 +53,43 @@ export async function lockUser(conn: Conn, dialect: Dialect, userId: string): Pr
   await dialect.lockRows(conn('users').where({ id: userId }).first('id'));
 }
 
-export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<MindOwner | undefined> {
+/** Who a Mind Key names: its mind, and the key's own rules (scope, expiry, revocation) the authenticator applies. */
+export interface KeyHolder extends MindOwner {
+  keyId: string;
+  scope: 'full' | 'read';
+  expiresAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+type KeyHolderRow = Pick<MindRow, 'id' | 'user_id' | 'disabled_at'> & {
+  key_id: string;
+  key_hash: string;
+  scope: 'full' | 'read';
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+};
+
+const holderOf = (row: KeyHolderRow): KeyHolder => ({
+  id: row.id,
+  userId: row.user_id,
+  disabled: row.disabled_at !== null,
+  keyId: row.key_id,
+  scope: row.scope,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at,
+});
+
+/** The key's row and its mind's in one statement (the key by its unique hash, the mind by its primary key). */
+const KEY_HOLDER_SELECT = `SELECT k.id AS key_id, k.key_hash, k.scope, k.expires_at, k.revoked_at, k.last_used_at,
+  minds.id, minds.user_id, minds.disabled_at FROM mind_keys k JOIN minds ON minds.id = k.mind_id`;
+
+export async function findKeyHolder(conn: Conn, keyHash: string): Promise<KeyHolder | undefined> {
   // Every request with a Mind Key asks: a prepared statement, not knex's query builder.
-  const [row] = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at'>>(
-    conn,
-    `SELECT id, user_id, disabled_at FROM minds WHERE key_hash = ? AND ${MIND_NOT_DELETED}`,
-    [keyHash],
-  );
-  return row && { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null };
+  const [row] = await runSql<KeyHolderRow>(conn, `${KEY_HOLDER_SELECT} WHERE k.key_hash = ? AND ${MIND_NOT_DELETED}`, [keyHash]);
+  return row && holderOf(row);
 }
 
 /**
@@ -71,26 +100,23 @@ export async function findMindByKeyHash(conn: Conn, keyHash: string): Promise<Mi
  */
 const KEY_LOOKUP_SIZES = [1, 2, 4, 8, 16, 32, 64];
 const KEY_LOOKUPS = new Map(
-  KEY_LOOKUP_SIZES.map((n) => [
-    n,
-    `SELECT id, user_id, disabled_at, key_hash FROM minds WHERE key_hash IN (${Array(n).fill('?').join(', ')}) AND ${MIND_NOT_DELETED}`,
-  ]),
+  KEY_LOOKUP_SIZES.map((n) => [n, `${KEY_HOLDER_SELECT} WHERE k.key_hash IN (${Array(n).fill('?').join(', ')}) AND ${MIND_NOT_DELETED}`]),
 );
 
 /**
- * The minds of several keys in one statement (PostgreSQL: the key lookups of concurrent requests,
+ * The holders of several keys in one statement (PostgreSQL: the key lookups of concurrent requests,
  * batched in app.ts; more than 64 keys take one statement per 64). Keyed by hash; a key of no mind is
  * left out.
  */
-export async function findMindsByKeyHashesPostgres(conn: Conn, keyHashes: string[]): Promise<Map<string, MindOwner>> {
-  const found = new Map<string, MindOwner>();
+export async function findKeyHoldersPostgres(conn: Conn, keyHashes: string[]): Promise<Map<string, KeyHolder>> {
+  const found = new Map<string, KeyHolder>();
   const most = KEY_LOOKUP_SIZES.at(-1)!;
   for (let i = 0; i < keyHashes.length; i += most) {
     const keys = keyHashes.slice(i, i + most);
     const size = KEY_LOOKUP_SIZES.find((n) => n >= keys.length)!;
     const padded = [...keys, ...Array<null>(size - keys.length).fill(null)];
-    const rows = await runSql<Pick<MindRow, 'id' | 'user_id' | 'disabled_at' | 'key_hash'>>(conn, KEY_LOOKUPS.get(size)!, padded);
-    for (const row of rows) found.set(row.key_hash, { id: row.id, userId: row.user_id, disabled: row.disabled_at !== null });
+    const rows = await runSql<KeyHolderRow>(conn, KEY_LOOKUPS.get(size)!, padded);
+    for (const row of rows) found.set(row.key_hash, holderOf(row));
   }
   return found;
 }
