@@ -209,9 +209,9 @@ describe('typing plan', () => {
   test('other characters are typed slower, in their own runs', () => {
     assert.deepEqual(typingPlan('héllo ✓', 5), [
       { text: 'h', delayMs: 5 },
-      { text: 'é', delayMs: 800 },
+      { text: 'é', delayMs: 2000 },
       { text: 'llo ', delayMs: 5 },
-      { text: '✓', delayMs: 800 },
+      { text: '✓', delayMs: 2000 },
     ]);
   });
 

@@ -760,6 +760,7 @@ async function fillDeliveries({ svc, owner }: Lister): Promise<string[]> {
 /** Every route whose answer holds an array: paged in bytes, cut in bytes, or bounded by its schema. */
 const LISTS: Record<string, ListSpec> = {
   'system.listEndpoints': { bounded: "the contract's routes: a fixed list, the same for every caller" },
+  'minds.listMindKeys': { bounded: 'at most 100 live keys a mind, each a few hundred bytes (label 200 characters, no secret)' },
   'minds.listMinds': {
     fill: async ({ svc, owner }) => {
       const ids = [owner.mindId];

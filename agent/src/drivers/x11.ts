@@ -20,11 +20,12 @@ const PLAIN = /[\x20-\x7e\n\t]+|[^\x20-\x7e\n\t]+/g;
  * xdotool types those by binding a spare keycode, pressing it, and undoing the binding `delay / 4` later;
  * an application that reads the key after the binding is gone receives nothing. Under load a 50 ms
  * window (200 ms pace) kept every character where 1 to 10 ms lost some, yet CI on a busy 2-core machine
- * once lost a ✓ with it; 800 ms (a 200 ms window) leaves four times that margin. The pace shrinks for
+ * once lost a ✓ with it, and a loaded machine later lost an é at 800 ms (a 200 ms window); 2 s (a
+ * 500 ms window) costs a second or two on a short text. The pace shrinks for
  * texts with many such characters (never below `fastMs`) so typing stays within about 30 s; a text
  * that switches very often is typed in one go.
  */
-const SLOWEST_PACE_MS = 800;
+const SLOWEST_PACE_MS = 2000;
 
 export function typingPlan(text: string, fastMs: number): Array<{ text: string; delayMs: number }> {
   const parts = text.match(PLAIN) ?? [];
