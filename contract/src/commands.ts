@@ -1,6 +1,6 @@
 // The commands a computer's agent runs: each type's payload, how they are queued (a body, or query
 // parameters for URL-only tools), polled and reported, and what a command looks like afterwards.
-import { Id, NonBlank, NullableTimestamp, QueryBoolean, QueryInteger, Timestamp } from './common.js';
+import { Id, NextCursor, NonBlank, NullableTimestamp, QueryBoolean, QueryInteger, Timestamp } from './common.js';
 import { NOT_NUL_OR, NOT_SPACE_OR, SPACE } from './patterns.js';
 import { z } from './zod.js';
 
@@ -428,10 +428,7 @@ export type Command = z.infer<typeof Command>;
 export const CommandList = z
   .object({
     commands: z.array(Command),
-    next_cursor: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: 'YzEwNDI' }),
+    next_cursor: NextCursor('YzEwNDI'),
   })
   .openapi('CommandList');
 export type CommandList = z.infer<typeof CommandList>;

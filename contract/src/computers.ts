@@ -13,6 +13,7 @@ import {
   routerOptions,
   Timestamp,
   PAGE_BYTES,
+  NextCursor,
 } from './common.js';
 import {
   Command,
@@ -140,10 +141,7 @@ export const computersContract = c.router(
         200: z
           .object({
             computers: z.array(Computer),
-            next_cursor: z
-              .string()
-              .nullable()
-              .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: null }),
+            next_cursor: NextCursor(null),
           })
           .openapi('ComputerList'),
         ...errors(400),

@@ -13,6 +13,7 @@ import {
   QueryInteger,
   routerOptions,
   Timestamp,
+  NextCursor,
 } from './common.js';
 import { z } from './zod.js';
 
@@ -142,10 +143,7 @@ export const mindsContract = c.router(
         200: z
           .object({
             minds: z.array(MindSummary),
-            next_cursor: z
-              .string()
-              .nullable()
-              .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: null }),
+            next_cursor: NextCursor(null),
           })
           .openapi('MindList'),
         ...errors(400),

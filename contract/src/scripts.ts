@@ -1,4 +1,17 @@
-import { atLeastOneOf, bodyErrors, c, errors, Id, IdParams, meta, NonBlank, PAGE_BYTES, QueryInteger, Timestamp } from './common.js';
+import {
+  atLeastOneOf,
+  bodyErrors,
+  c,
+  errors,
+  Id,
+  IdParams,
+  meta,
+  NextCursor,
+  NonBlank,
+  PAGE_BYTES,
+  QueryInteger,
+  Timestamp,
+} from './common.js';
 import { z } from './zod.js';
 
 /** The script the document's examples show (a script, and a mind document's scripts). */
@@ -57,10 +70,7 @@ export const scriptRoutes = c.router({
       200: z
         .object({
           scripts: z.array(Script),
-          next_cursor: z
-            .string()
-            .nullable()
-            .openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example: 'WzEsImZldGNoLWFyeGl2Il0' }),
+          next_cursor: NextCursor('WzEsImZldGNoLWFyeGl2Il0'),
         })
         .openapi('ScriptList'),
       ...errors(400),

@@ -3,6 +3,9 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
+/** A size in bytes from `min` to `max`. */
+const byteCount = (min: number, max: number, fallback: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+
 const durationList = z
   .string()
   .regex(/^\d+(ms|s|m|h)?(,\d+(ms|s|m|h)?)*$/, 'must be a comma-separated list of durations like 30s,2m,10m,1h')
@@ -80,12 +83,7 @@ const EnvSchema = z.object({
   MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER: z.coerce.number().int().min(1).max(100_000).default(100),
   MIND_MAX_INSTALL_CODES_PER_MIND: z.coerce.number().int().min(1).max(10_000).default(20),
   MIND_MAX_COMPUTERS_PER_MIND: z.coerce.number().int().min(1).max(1_000_000).default(10),
-  MIND_MAX_RESULT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(16 * 1024 * 1024)
-    .default(64 * 1024),
+  MIND_MAX_RESULT_BYTES: byteCount(1024, 16 * 1024 * 1024, 64 * 1024),
   MIND_COMMAND_RETENTION: z
     .string()
     .regex(/^\d+(ms|s|m|h|d)?$/, 'must be a duration like 12h or 7d (0: no limit by age)')
@@ -108,21 +106,11 @@ const EnvSchema = z.object({
   MIND_EMBEDDINGS_CACHE_DIR: z.string().min(1).optional(),
   MIND_EMBEDDINGS_TIMEOUT: duration.default('30s'),
   MIND_VECTOR_CACHE_MB: z.coerce.number().int().min(1).max(100_000).default(256),
-  // MCP (DESIGN section 13): the bytes of one answer on /mcp, a whole batch's answer included.
-  MIND_MCP_MAX_ANSWER_BYTES: z.coerce
-    .number()
-    .int()
-    .min(64 * 1024)
-    .max(256 * 1024 * 1024)
-    .default(8 * 1024 * 1024),
+  // MCP: the bytes of one answer on /mcp, a whole batch's answer included.
+  MIND_MCP_MAX_ANSWER_BYTES: byteCount(64 * 1024, 256 * 1024 * 1024, 8 * 1024 * 1024),
   MIND_MCP_BATCH_WAIT: duration.refine((ms) => ms <= 30_000, 'must be at most 30s (what one call may wait)').default('30s'),
   // A list page ends early once its items' JSON reaches this many bytes (1 MiB: one script at its 1,000,000-character maximum fits).
-  MIND_PAGE_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024),
+  MIND_PAGE_MAX_BYTES: byteCount(1024, 64 * 1024 * 1024, 1024 * 1024),
 });
 
 export interface Config {
