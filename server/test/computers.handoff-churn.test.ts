@@ -17,9 +17,10 @@ const AT_ONCE_MS = 2000;
 /**
  * A command handed to a poll whose client left before the answer arrived is lost to the agent (the
  * server cannot tell; the lease ends it): excused when handed over while such a poll was open, or
- * before its instance saw the client leave (these services share the test's busy event loop).
+ * before its instance saw the client leave (these services share the test's busy event loop: a loaded
+ * 2-core machine once took 107 ms to see it).
  */
-const LEFT_SEEN_WITHIN_MS = 100;
+const LEFT_SEEN_WITHIN_MS = 500;
 
 interface Instance {
   svc: TestService;
