@@ -79,7 +79,7 @@ export const CreateMindKeyBody = z
     }),
     source: z.enum(['api', 'console']).optional().openapi({
       description:
-        'Default `api`. `console`: a key for the console\'s own use, which never lives long: it expires at most an hour from now (a later or missing `expires_at` becomes one hour from now), and is deleted once expired.',
+        "Default `api`. `console`: a key for the console's own use, which never lives long: it expires at most an hour from now (a later or missing `expires_at` becomes one hour from now), and is deleted once expired.",
     }),
   })
   .openapi('CreateMindKeyBody');
