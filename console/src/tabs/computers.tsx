@@ -95,9 +95,13 @@ function InstallCodeCard() {
   );
 }
 
-/** Where a pointer event on the shown image lands on the computer's screen, in the screen's pixels. */
 /** How long a click waits for a second one (a double click) before it is sent alone. */
 const DOUBLE_CLICK_WAIT_MS = 400;
+/** How long the console waits for a click to be done before it gives up on the new screen (the lease is 30 s). */
+const CLICK_DONE_WAIT_MS = 60_000;
+const FINISHED = new Set(['done', 'failed', 'expired', 'cancelled']);
+
+/** Where a pointer event on the shown image lands on the computer's screen, in the screen's pixels. */
 
 export function screenPoint(e: MouseEvent, img: HTMLImageElement, screen: { width: number; height: number }) {
   // The picture is the content box: the image's border (clientLeft/Top) is not part of the screen.
@@ -120,6 +124,8 @@ function ComputerPanel({ computer }: { computer: Computer }) {
   const shot = useCall();
   const send = useCall();
   const hist = useCall();
+  const follow = useCall();
+  const mounted = useRef(true);
 
   const loadHistory = () => void hist.run(async () => setHistory((await client.computers.listCommands(computer.id, { limit: 20 })).data));
   const screenshot = () =>
@@ -147,6 +153,7 @@ function ComputerPanel({ computer }: { computer: Computer }) {
   useEffect(() => {
     loadHistory();
     return () => {
+      mounted.current = false;
       window.clearTimeout(pendingClick.current);
       setImage((old) => {
         if (old) URL.revokeObjectURL(old.url);
@@ -157,21 +164,39 @@ function ComputerPanel({ computer }: { computer: Computer }) {
   // Not while the page is hidden: nobody is looking.
   useInterval(() => document.hidden || screenshot(), 5000, auto && !shot.busy);
 
-  /** Queues the command; answers whether it was queued. */
+  /** Queues the command; answers it when it was queued. */
   const queue = async (label: string, command: Parameters<typeof client.computers.queue>[1]) => {
     const queued = await send.run(() => client.computers.queue(computer.id, command));
     if (queued) {
       setSent(`${label}: queued`);
       loadHistory();
     }
-    return Boolean(queued);
+    return queued;
+  };
+  /** A click changes the screen: once the agent has done it, the screen is taken again. */
+  const clickThenShow = async (label: string, payload: ClickPayload) => {
+    const queued = await queue(label, { type: 'click', payload });
+    if (!queued) return;
+    const finished = await follow.run(async () => {
+      const deadline = Date.now() + CLICK_DONE_WAIT_MS;
+      for (;;) {
+        const command = await client.computers.getCommand(computer.id, queued.command_id);
+        if (FINISHED.has(command.status) || !mounted.current) return command;
+        if (Date.now() > deadline) throw new Error(`${label}: still ${command.status} after a minute; is the agent running?`);
+        await new Promise((resolve) => window.setTimeout(resolve, 250));
+      }
+    });
+    if (!finished || !mounted.current) return;
+    setSent(`${label}: ${finished.status}`);
+    if (finished.status === 'done') screenshot();
+    else loadHistory();
   };
   /** The screen the commands' coordinates are in: as the agent reported it, else the image's own size. */
   const screen = () => computer.screen ?? { width: image!.width, height: image!.height };
   const pointOf = (e: MouseEvent) => screenPoint(e, e.currentTarget as HTMLImageElement, screen());
   const clickAt = ({ x, y }: { x: number; y: number }, button: 'left' | 'right', double: boolean) => {
     const what = `${double ? 'Double click' : button === 'right' ? 'Right click' : 'Click'} at ${x}, ${y}`;
-    void queue(what, { type: 'click', payload: { x, y, ...(button === 'right' ? { button } : {}), ...(double ? { double: true } : {}) } });
+    void clickThenShow(what, { x, y, ...(button === 'right' ? { button } : {}), ...(double ? { double: true } : {}) });
   };
   // A double click begins with two clicks: a click waits a moment so that a double click sends one
   // command. The point is taken at the click (the image may move before the wait ends). A double
@@ -225,7 +250,8 @@ function ComputerPanel({ computer }: { computer: Computer }) {
           </figcaption>
         </figure>
       )}
-      <ClickForm onClick={(what, payload) => queue(what, { type: 'click', payload })} busy={send.busy} />
+      <ClickForm onClick={(what, payload) => void clickThenShow(what, payload)} busy={send.busy} />
+      <Status busy={follow.busy} error={follow.error} label="Waiting for the click to be done, then for the new screen…" />
       <form
         class="row"
         onSubmit={(e) => {
@@ -297,14 +323,10 @@ function ComputerPanel({ computer }: { computer: Computer }) {
   );
 }
 
+type ClickPayload = { x: number; y: number; button?: 'right'; double?: true };
+
 /** A click at coordinates typed in: what a click on the image does, from the keyboard. */
-function ClickForm({
-  onClick,
-  busy,
-}: {
-  onClick(what: string, payload: { x: number; y: number; button?: 'right'; double?: true }): void;
-  busy: boolean;
-}) {
+function ClickForm({ onClick, busy }: { onClick(what: string, payload: ClickPayload): void; busy: boolean }) {
   const [x, setX] = useState('');
   const [y, setY] = useState('');
   const [kind, setKind] = useState('click');
