@@ -50,6 +50,9 @@ function consoleKeys(): Record<string, ConsoleKey> {
   }
 }
 
+/** Every console key this tab holds, by mind. */
+export const heldConsoleKeys = (): Array<[mindId: string, key: ConsoleKey]> => Object.entries(consoleKeys());
+
 /** The mind's console key this tab holds, whatever its expiry. */
 export const consoleKeyOf = (mindId: string): ConsoleKey | undefined => consoleKeys()[mindId];
 

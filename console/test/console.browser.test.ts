@@ -560,8 +560,19 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await byName('research', 'link').wait();
     const left = (await owner.minds.list()).data.map((m) => m.name);
     assert.deepEqual(left, ['research'], 'the API agrees: only research is left');
+    // Signing out revokes the console key of this session (one of a session ended by an expired token runs out within the hour).
+    const researchConsoleKeys = async () =>
+      (await owner.minds.keys.list(mindId)).data.filter((k) => k.source === 'console').map((k) => k.id);
+    const before = await researchConsoleKeys();
+    await page.goto(`${base}/console/#/minds/${mindId}/memories`);
+    await waitText('Plays the cello on Sundays.');
+    const held = (await researchConsoleKeys()).filter((id) => !before.includes(id));
+    assert.equal(held.length, 1, 'the console made a key for this session');
     await click('Sign out');
     await byName('Sign in', 'button').wait();
+    const until = Date.now() + 10_000;
+    while ((await researchConsoleKeys()).includes(held[0]!) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!(await researchConsoleKeys()).includes(held[0]!), 'signing out revokes the console key');
   });
 
   test('no JavaScript error in the page console', () => {
