@@ -28,7 +28,7 @@ const TABS = [
 
 /** A replaced key stays valid this long, for the calls still under way with it. */
 const REPLACED_KEY_GRACE_MS = 30_000;
-/** A key refused again this soon after a new one was made is not replaced again: the error is shown. */
+/** A key refused this soon after a refused one was replaced is not replaced again: the error is shown. */
 const REFUSED_AGAIN_MS = 10_000;
 
 const usable = (key: ConsoleKey | undefined) => key && Date.parse(key.expiresAt) - Date.now() > CONSOLE_KEY_MARGIN_MS;
@@ -45,7 +45,7 @@ function useConsoleKey(mindId: string) {
   const [key, setKey] = useState<ConsoleKey | undefined>(() => (usable(consoleKeyOf(mindId)) ? consoleKeyOf(mindId) : undefined));
   const { busy, error, setError, run } = useCall();
   const renewing = useRef<Promise<unknown> | undefined>(undefined);
-  const renewedAt = useRef(0);
+  const replacedAt = useRef(0);
 
   const renew = () => {
     renewing.current ??= run(async () => {
@@ -53,7 +53,6 @@ function useConsoleKey(mindId: string) {
       const made = await app.client.minds.keys.create(mindId, { label: 'console', source: 'console' });
       const next = { id: made.id, secret: made.mind_key, expiresAt: made.expires_at ?? '' };
       rememberConsoleKey(mindId, next);
-      renewedAt.current = Date.now();
       setKey(next);
       if (old && old.id !== next.id) retire(app, mindId, old);
     }).finally(() => {
@@ -73,10 +72,11 @@ function useConsoleKey(mindId: string) {
 
   /** The service refused the key (revoked in the Keys tab, or expired while the computer slept): a new one. */
   const refused = async (message: string) => {
-    if (Date.now() - renewedAt.current < REFUSED_AGAIN_MS) {
+    if (Date.now() - replacedAt.current < REFUSED_AGAIN_MS) {
       setError(message);
       return false;
     }
+    replacedAt.current = Date.now();
     await renew();
     return true;
   };

@@ -546,6 +546,17 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     assert.equal(refused?.statusCode, 401);
     assert.equal(refused?.code, 'mind_key_revoked');
 
+    // The page's own key revoked in the Keys tab: the next call is refused, and the console makes another.
+    const own = (await owner.minds.keys.list(other.id)).data.find((k) => k.source === 'console')!;
+    await click(`Revoke console (${own.prefix}…)`);
+    await click(`Revoke console (${own.prefix}…) for good`);
+    await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
+    await openTab('Memories');
+    await waitText('Plays the violin on Mondays.');
+    const renewed = (await owner.minds.keys.list(other.id)).data.filter((k) => k.source === 'console');
+    assert.equal(renewed.length, 1);
+    assert.notEqual(renewed[0]!.id, own.id);
+
     // Deleting a mind: the confirmation names it and has the focus; Escape keeps it, then delete for good.
     await page.goto(`${base}/console/#/minds`);
     await click('Delete elsewhere');
