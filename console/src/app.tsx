@@ -3,7 +3,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { MindPage } from './mind.js';
 import { MindsPage } from './minds.js';
 import { useRoute } from './route.js';
-import { clearSession, clientFor, loadSession, type Session, saveSession } from './session.js';
+import { clearSession, clientFor, heldConsoleKeys, loadSession, type Session, saveSession } from './session.js';
 import { SignIn } from './signin.js';
 import { AppContext, type AppState } from './ui.js';
 
@@ -45,7 +45,14 @@ export function App() {
           Mind Service console
         </a>
         <span class="who">{app.session.email}</span>
-        <button type="button" onClick={() => app.signOut('You signed out.')}>
+        <button
+          type="button"
+          onClick={() => {
+            // The console's keys end with the session rather than at their expiry; a failure leaves them to expire.
+            for (const [mindId, key] of heldConsoleKeys()) void app.client.minds.keys.revoke(mindId, key.id).catch(() => undefined);
+            app.signOut('You signed out.');
+          }}
+        >
           Sign out
         </button>
       </header>

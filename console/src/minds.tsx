@@ -3,7 +3,7 @@
 import type { CreatedMind, MindSummary } from '@mindservice/sdk/browser';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { mindHref } from './route.js';
-import { rememberMindKey } from './session.js';
+import { rememberConsoleKey } from './session.js';
 import { CopyButton, Field, Section, Status, useApp, useCall, when } from './ui.js';
 
 export function MindsPage() {
@@ -33,7 +33,7 @@ export function MindsPage() {
       return true;
     });
     if (!deleted) return;
-    rememberMindKey(mind.id, undefined);
+    rememberConsoleKey(mind.id, undefined);
     setConfirming(undefined);
     await load();
   };
@@ -43,7 +43,6 @@ export function MindsPage() {
       <h1>Your minds</h1>
       <CreateMind
         onCreated={(mind) => {
-          rememberMindKey(mind.id, mind.mind_key);
           setCreated(mind);
           void load();
         }}
@@ -151,8 +150,8 @@ function NewKey({ mind, onDone }: { mind: CreatedMind; onDone(): void }) {
     <section class="card key-once" aria-label="The new Mind Key">
       <h2>The Mind Key of {mind.name}</h2>
       <p class="warn" role="alert">
-        Copy it now: it cannot be shown again. Only its hash is stored. Your agents use it to reach this mind; this browser tab keeps it
-        until you sign out.
+        Copy it now: it cannot be shown again. Only its hash is stored. Your agents use it to reach this mind; the console does not need it
+        (it makes a short-lived key of its own), and the mind's Keys tab makes more keys or revokes this one.
       </p>
       <p>
         <code class="secret" data-testid="mind-key">

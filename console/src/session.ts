@@ -1,11 +1,11 @@
 // The signed-in person: the JWT and email in sessionStorage (this tab only, gone when it closes; never in
-// a URL), and the Mind Keys this tab knows: one made here, or pasted by the person to open a mind. The API
-// reads a mind's tasks, memories, chat, scripts and webhooks with its Mind Key only.
+// a URL), and the console keys this tab made: a short-lived Mind Key of source `console` per mind opened,
+// since the API reads a mind's tasks, memories, chat, scripts and webhooks with a Mind Key only.
 import { MindClient, UnauthorizedError } from '@mindservice/sdk/browser';
 
 const JWT = 'mind-console.jwt';
 const EMAIL = 'mind-console.email';
-const KEYS = 'mind-console.mind-keys';
+const KEYS = 'mind-console.console-keys';
 
 export interface Session {
   jwt: string;
@@ -32,18 +32,32 @@ export function clearSession(): void {
   sessionStorage.removeItem(KEYS);
 }
 
-function keys(): Record<string, string> {
+/** A key the console made for itself to read and change one mind; it expires within the hour. */
+export interface ConsoleKey {
+  id: string;
+  secret: string;
+  expiresAt: string;
+}
+
+/** A console key this close to its expiry is replaced rather than used. */
+export const CONSOLE_KEY_MARGIN_MS = 5 * 60 * 1000;
+
+function consoleKeys(): Record<string, ConsoleKey> {
   try {
-    return JSON.parse(sessionStorage.getItem(KEYS) ?? '{}') as Record<string, string>;
+    return JSON.parse(sessionStorage.getItem(KEYS) ?? '{}') as Record<string, ConsoleKey>;
   } catch {
     return {};
   }
 }
 
-export const mindKeyOf = (mindId: string): string | undefined => keys()[mindId];
+/** Every console key this tab holds, by mind. */
+export const heldConsoleKeys = (): Array<[mindId: string, key: ConsoleKey]> => Object.entries(consoleKeys());
 
-export function rememberMindKey(mindId: string, key: string | undefined): void {
-  const all = keys();
+/** The mind's console key this tab holds, whatever its expiry. */
+export const consoleKeyOf = (mindId: string): ConsoleKey | undefined => consoleKeys()[mindId];
+
+export function rememberConsoleKey(mindId: string, key: ConsoleKey | undefined): void {
+  const all = consoleKeys();
   if (key) all[mindId] = key;
   else delete all[mindId];
   sessionStorage.setItem(KEYS, JSON.stringify(all));
@@ -52,7 +66,7 @@ export function rememberMindKey(mindId: string, key: string | undefined): void {
 /** A client without credentials: register and sign in. */
 export const anonymousClient = () => new MindClient({ baseUrl: baseUrl(), maxRetries: 1 });
 
-/** The person's client (JWT), with the mind's key when this tab knows it. */
+/** The person's client (JWT), with the mind's console key when there is one. */
 export const clientFor = (session: Session, mindKey?: string) =>
   new MindClient({ baseUrl: baseUrl(), jwt: session.jwt, mindKey, maxRetries: 1 });
 
@@ -60,9 +74,16 @@ export const clientFor = (session: Session, mindKey?: string) =>
 export const isSessionEnded = (err: unknown) =>
   err instanceof UnauthorizedError && (err.code === 'jwt_expired' || err.code === 'jwt_invalid' || err.code === 'credential_missing');
 
-/** A 401 for a Mind Key: wrong, not a key at all, or its mind deleted (the JWT is the service's own, never malformed). */
+/**
+ * A 401 for a Mind Key: unknown, revoked (maybe in the Keys tab), expired (a tab asleep past the hour), or
+ * its mind deleted (the JWT is the service's own, never malformed).
+ */
 export const isMindKeyRefused = (err: unknown) =>
-  err instanceof UnauthorizedError && (err.code === 'mind_key_invalid' || err.code === 'credential_malformed');
+  err instanceof UnauthorizedError &&
+  (err.code === 'mind_key_invalid' ||
+    err.code === 'mind_key_revoked' ||
+    err.code === 'mind_key_expired' ||
+    err.code === 'credential_malformed');
 
 /** What to show for an error: the service's message (with its request id), or the browser's. */
 export function describeError(err: unknown): string {

@@ -17,10 +17,12 @@ export const AppContext = createContext<AppState | undefined>(undefined);
 export interface MindState {
   mindId: string;
   mindName: string;
-  /** JWT and the mind's key. */
+  /** JWT and the mind's console key. */
   client: MindClient;
-  /** The key was refused: ask for it again. */
-  forgetKey(message: string): void;
+  /** The console key in use, which the Keys tab marks. */
+  consoleKeyId: string | undefined;
+  /** The service refused the console key: a new one is made (or, refused again at once, the message shown). */
+  keyRefused(message: string): void;
 }
 export const MindContext = createContext<MindState | undefined>(undefined);
 
@@ -38,7 +40,7 @@ export function useMind(): MindState {
 
 /**
  * `run(fn)` calls the API with progress (`busy`) and the error's message in words (`error`); a refused
- * JWT signs out with a message, a refused Mind Key asks for it again.
+ * JWT signs out with a message, a refused console key is replaced.
  */
 export function useCall() {
   const app = useContext(AppContext);
@@ -61,7 +63,7 @@ export function useCall() {
       } catch (err) {
         if (isSessionEnded(err) && app)
           app.signOut('Your session has ended (signed in too long ago, or the account is gone): sign in again.');
-        else if (isMindKeyRefused(err) && mind) mind.forgetKey(`The Mind Key was refused: ${describeError(err)}`);
+        else if (isMindKeyRefused(err) && mind) mind.keyRefused(`The mind's key was refused: ${describeError(err)}`);
         else if (mounted.current) setError(describeError(err));
         return undefined;
       } finally {

@@ -2,7 +2,9 @@
 // sign in, a mind and its key shown once, Verify on a memory, a task created and completed, a webhook
 // and its delivery log, an install code, a simulated agent's screen clicked on (the agent receives the
 // click at the screen's coordinates though the image is shown smaller), type and keys, the other tabs,
-// a phone's width, an expired token, sign out; no JavaScript error in the page. Screenshots of each
+// a phone's width, an expired token, sign out; a mind made through the API opens without a key prompt
+// (the console makes a short-lived key of its own); the Keys tab makes a key (shown once) and revokes it,
+// and the API refuses it then; no JavaScript error in the page. Screenshots of each
 // screen go to console/test/artifacts (or TEST_ARTIFACTS_DIR).
 // Needs Debian's `chromium` (driven by puppeteer-core, which downloads nothing); skipped without it,
 // except in CI (`CI` set), where .ci/run installs it.
@@ -74,8 +76,8 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
   /** The element with this accessible name (and role), as the accessibility tree names it. */
   const byName = (name: string, role?: string) => page.locator(`::-p-aria(${escapeAria(name)}${role ? `[role="${role}"]` : ''})`);
   const click = (name: string) => byName(name, 'button').click();
-  const fill = async (name: string, value: string) => {
-    const input = await page.waitForSelector(`::-p-aria(${escapeAria(name)})`);
+  const fill = async (name: string, value: string, role?: string) => {
+    const input = await page.waitForSelector(`::-p-aria(${escapeAria(name)}${role ? `[role="${role}"]` : ''})`);
     await input!.click({ count: 3 });
     await input!.type(value);
   };
@@ -209,6 +211,23 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await shot('03-memories');
   });
 
+  test('a memory without a key is headed by the start of its content', async () => {
+    await mind.memories.store({
+      category: 'note',
+      content: 'Prefers   short answers\nin the morning, long ones at night, and tea over coffee always.',
+    });
+    await openTab('Tasks');
+    await openTab('Memories');
+    const heading = 'Prefers short answers in the morning, long ones at night, a…';
+    await page.waitForFunction(
+      (h) => Array.from(document.querySelectorAll('.item-head strong'), (e) => e.textContent).includes(h),
+      { timeout: 15_000 },
+      heading,
+    );
+    const headings = await page.evaluate(() => Array.from(document.querySelectorAll('.item-head strong'), (e) => e.textContent));
+    assert.ok(!headings.includes('no key'), JSON.stringify(headings));
+  });
+
   test('tasks: create one, then complete it', async () => {
     await openTab('Tasks');
     await fill('Title', 'Summarise the three papers');
@@ -330,6 +349,13 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     };
     const near = (got: unknown, want: number) => typeof got === 'number' && Math.abs(got - want) <= 2;
 
+    /** A click is followed, once done, by a screenshot: the page shows the screen the click left. */
+    const screenshotAfterClick = async () => {
+      assert.equal((await nextCommand(++seen))?.type, 'screenshot', 'a screenshot follows the click');
+      await page.waitForFunction((before) => document.querySelector('figure.screen img')?.getAttribute('src') !== before, {}, shownSrc);
+      shownSrc = await page.evaluate(() => document.querySelector('figure.screen img')?.getAttribute('src') ?? null);
+    };
+    let shownSrc = await page.evaluate(() => document.querySelector('figure.screen img')?.getAttribute('src') ?? null);
     let seen = agentCommands.length;
     const single = at(0.25, 0.5);
     await page.mouse.click(single.x, single.y);
@@ -338,7 +364,8 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     assert.ok(near(received?.payload.x, single.screenX) && near(received?.payload.y, single.screenY), JSON.stringify(received));
     assert.equal(received?.payload.double, undefined);
     assert.equal(received?.payload.button, undefined);
-    await waitText(`Click at ${received?.payload.x}, ${received?.payload.y}: queued`);
+    await waitText(`Click at ${received?.payload.x}, ${received?.payload.y}: done`);
+    await screenshotAfterClick();
 
     const double = at(0.75, 0.2);
     await page.mouse.click(double.x, double.y, { count: 2 });
@@ -346,19 +373,21 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     assert.equal(received?.type, 'click');
     assert.equal(received?.payload.double, true);
     assert.ok(near(received?.payload.x, double.screenX) && near(received?.payload.y, double.screenY), JSON.stringify(received));
+    await screenshotAfterClick();
 
     const right = at(0.1, 0.9);
     await page.mouse.click(right.x, right.y, { button: 'right' });
     received = await nextCommand(++seen);
     assert.equal(received?.payload.button, 'right');
     assert.ok(near(received?.payload.x, right.screenX) && near(received?.payload.y, right.screenY), JSON.stringify(received));
+    await screenshotAfterClick();
     await new Promise((r) => setTimeout(r, 400));
     assert.equal(agentCommands.length, seen, 'a double click is one command, not two clicks and a double');
 
     await fill('Text to type', 'hello console');
     await click('Type it');
     assert.deepEqual(await nextCommand(++seen), { type: 'type', payload: { text: 'hello console' } });
-    await fill('Keys', 'ctrl+c');
+    await fill('Keys', 'ctrl+c', 'textbox'); // not the Keys tab's link
     await click('Press keys');
     assert.deepEqual(await nextCommand(++seen), { type: 'key', payload: { keys: ['ctrl', 'c'] } });
     // The same from the keyboard: coordinates typed in, Enter sends.
@@ -367,6 +396,7 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await choose('Click kind', 'right');
     await (await page.waitForSelector('::-p-aria(Y)'))!.press('Enter');
     assert.deepEqual(await nextCommand(++seen), { type: 'click', payload: { x: 800, y: 600, button: 'right' } });
+    await screenshotAfterClick();
 
     await click('Refresh history');
     await page.waitForFunction(() => document.querySelector('table[aria-label^="Commands of"]')?.textContent?.includes('key'));
@@ -447,32 +477,90 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     assert.equal(await page.evaluate(() => sessionStorage.length), 0, 'nothing left in sessionStorage');
   });
 
-  test("a mind made elsewhere asks for its key once: another mind's key is refused, its own opens it", async () => {
+  test('a mind made through the API opens with its memories, tasks and computers, without a key prompt', async () => {
     const { body } = await svc.http.post('/login').send({ email, password: PASSWORD }).expect(200);
-    const other = await new MindClient({ baseUrl: base, jwt: body.jwt }).minds.create({ name: 'elsewhere' });
+    const owner = new MindClient({ baseUrl: base, jwt: body.jwt });
+    const other = await owner.minds.create({ name: 'elsewhere' });
+    const elsewhere = new MindClient({ baseUrl: base, mindKey: other.mind_key });
+    await elsewhere.memories.store({ category: 'fact', key: 'violin', content: 'Plays the violin on Mondays.' });
+    await elsewhere.tasks.create({ title: 'Tune the violin' });
+    const code = await owner.computers.createInstallCode({ mind_id: other.id, computer_name: 'elsewhere-desktop' });
+    await new AgentClient({ baseUrl: base }).register({
+      code: code.install_code,
+      computer_name: 'elsewhere-desktop',
+      platform: 'linux',
+      platform_release: 'test',
+      python: 'node',
+      screen: SCREEN,
+    });
     await fill('Email', email);
     await fill('Password', PASSWORD);
     await click('Sign in');
     await waitText('Your minds');
-    await page.goto(`${base}/console/#/minds/${mindId}/memories`);
-    await waitText('Open the mind with its key');
-    await fill('Mind Key', other.mind_key);
-    await click('Open the mind');
-    await waitText('That is the key of another mind, not of research');
-    await fill('Mind Key', 'mk_not-a-key-at-all');
-    await click('Open the mind');
-    await waitText('The Mind Key was refused');
-    await fill('Mind Key', mindKey);
-    await click('Open the mind');
-    await waitText('Search the memories');
-    assert.equal(await page.evaluate((id) => JSON.parse(sessionStorage.getItem('mind-console.mind-keys') ?? '{}')[id], mindId), mindKey);
-    await click('Use another Mind Key');
-    await waitText('Open the mind with its key');
+    await page.goto(`${base}/console/#/minds/${other.id}/memories`);
+    await waitText('Plays the violin on Mondays.');
+    await openTab('Tasks');
+    await waitText('Tune the violin');
+    await openTab('Computers');
+    await waitText('elsewhere-desktop');
+    assert.ok(!(await page.content()).includes('Open the mind with its key'), 'no key prompt');
+    assert.equal(await page.$('input[type="password"]'), null, 'no field for a key');
+    await shot('14-mind-made-elsewhere');
+
+    // The console's key: of source console, expiring within the hour; the page never shows its secret.
+    const keys = (await owner.minds.keys.list(other.id)).data;
+    const consoleKeys = keys.filter((k) => k.source === 'console');
+    assert.equal(consoleKeys.length, 1, JSON.stringify(keys));
+    const lives = Date.parse(consoleKeys[0]!.expires_at!) - Date.now();
+    assert.ok(lives > 0 && lives <= 60 * 60 * 1000 + 60_000, `the console key expires in ${lives} ms`);
+    assert.ok(!(await page.content()).includes('mk_'), 'no key on the page');
+
+    // The Keys tab: a key made (shown once, with the copy button) works; revoked after a confirmation, the API refuses it.
+    await openTab('Keys');
+    await waitText('original');
+    await fill('Key label', 'reader agent');
+    await choose('Key scope', 'read');
+    await click('Make the key');
+    const secret = (await (await page.waitForSelector('[data-testid="new-mind-key"]'))!.evaluate((e) => e.textContent ?? '')).trim();
+    assert.match(secret, /^mk_/);
+    await waitText('cannot be shown again');
+    await byName('Copy the Mind Key', 'button').wait();
+    const reader = new MindClient({ baseUrl: base, mindKey: secret, maxRetries: 0 });
+    assert.equal((await reader.tasks.list()).data[0]?.title, 'Tune the violin');
+    const made = (await owner.minds.keys.list(other.id)).data.find((k) => k.label === 'reader agent')!;
+    assert.equal(made.scope, 'read');
+    await shot('15-keys');
+    await click('I have copied it');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="new-mind-key"]'));
+    const name = `reader agent (${made.prefix}…)`;
+    await click(`Revoke ${name}`);
+    await waitText(`Revoke the key ${name}?`);
+    await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Keep it', { timeout: 5000 });
+    await click(`Revoke ${name} for good`);
+    await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
+    await page.waitForFunction((n) => !document.body.textContent!.includes(n), {}, name);
+    const refused = await reader.tasks.list().then(
+      () => undefined,
+      (err: unknown) => err as { statusCode?: number; code?: string },
+    );
+    assert.equal(refused?.statusCode, 401);
+    assert.equal(refused?.code, 'mind_key_revoked');
+
+    // The page's own key revoked in the Keys tab: the next call is refused, and the console makes another.
+    const own = (await owner.minds.keys.list(other.id)).data.find((k) => k.source === 'console')!;
+    await click(`Revoke console (${own.prefix}…)`);
+    await click(`Revoke console (${own.prefix}…) for good`);
+    await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
+    await openTab('Memories');
+    await waitText('Plays the violin on Mondays.');
+    const renewed = (await owner.minds.keys.list(other.id)).data.filter((k) => k.source === 'console');
+    assert.equal(renewed.length, 1);
+    assert.notEqual(renewed[0]!.id, own.id);
 
     // Deleting a mind: the confirmation names it and has the focus; Escape keeps it, then delete for good.
     await page.goto(`${base}/console/#/minds`);
     await click('Delete elsewhere');
-    await waitText('Delete the mind elsewhere with its 0 memories');
+    await waitText('Delete the mind elsewhere with its 1 memories');
     await page.waitForFunction(() => document.activeElement?.textContent?.trim() === 'Keep it', { timeout: 5000 });
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
@@ -481,10 +569,21 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await click('Delete elsewhere for good');
     await page.waitForFunction(() => !document.querySelector('[role="alertdialog"]'));
     await byName('research', 'link').wait();
-    const left = (await new MindClient({ baseUrl: base, jwt: body.jwt }).minds.list()).data.map((m) => m.name);
+    const left = (await owner.minds.list()).data.map((m) => m.name);
     assert.deepEqual(left, ['research'], 'the API agrees: only research is left');
+    // Signing out revokes the console key of this session (one of a session ended by an expired token runs out within the hour).
+    const researchConsoleKeys = async () =>
+      (await owner.minds.keys.list(mindId)).data.filter((k) => k.source === 'console').map((k) => k.id);
+    const before = await researchConsoleKeys();
+    await page.goto(`${base}/console/#/minds/${mindId}/memories`);
+    await waitText('Plays the cello on Sundays.');
+    const held = (await researchConsoleKeys()).filter((id) => !before.includes(id));
+    assert.equal(held.length, 1, 'the console made a key for this session');
     await click('Sign out');
     await byName('Sign in', 'button').wait();
+    const until = Date.now() + 10_000;
+    while ((await researchConsoleKeys()).includes(held[0]!) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(!(await researchConsoleKeys()).includes(held[0]!), 'signing out revokes the console key');
   });
 
   test('no JavaScript error in the page console', () => {

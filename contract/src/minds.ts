@@ -78,6 +78,10 @@ export const CreateMindKeyBody = z
       description: 'When the key stops working (ISO 8601, in the future); after it the key answers 401 `mind_key_expired`. Default: never.',
       example: '2027-01-01T00:00:00Z',
     }),
+    source: z.enum(['api', 'console']).optional().openapi({
+      description:
+        "Default `api`. `console`: a key for the console's own use, which never lives long: it expires at most an hour from now (a later or missing `expires_at` becomes one hour from now), and is deleted once expired.",
+    }),
   })
   .openapi('CreateMindKeyBody');
 export type CreateMindKeyBody = z.infer<typeof CreateMindKeyBody>;

@@ -15,6 +15,11 @@ const tagsOf = (text: string) =>
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
+/** A memory without a key is headed by the start of its content, on one line. */
+const startOf = (content: string) => {
+  const line = content.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+};
 
 export function MemoriesTab() {
   const { client } = useMind();
@@ -226,7 +231,7 @@ function MemoryItem({
   return (
     <li class="item" aria-label={`Memory ${name}`}>
       <div class="item-head">
-        <strong>{memory.key ?? <em>no key</em>}</strong>
+        <strong>{memory.key ?? startOf(memory.content)}</strong>
         <span class="tag">{memory.category}</span>
         <span class={memory.verified ? 'tag ok' : 'tag'}>{memory.verified ? `verified ${when(memory.verified_at)}` : 'not verified'}</span>
         {score !== undefined && <span class="muted">score {score.toFixed(2)}</span>}

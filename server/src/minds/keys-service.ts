@@ -8,6 +8,9 @@ import { findMind, lockUser } from './store.js';
 /** Keys a mind may have that are not revoked: GET /minds/:id/keys stays one bounded answer. */
 export const MAX_KEYS_PER_MIND = 100;
 
+/** The longest a key of source `console` lives; the console makes a new one before it ends. */
+export const CONSOLE_KEY_LIFETIME_MS = 60 * 60 * 1000;
+
 /** A new Mind Key: the secret shown once, the hash stored, and the start a person recognises it by. */
 export function newMindKey() {
   const secret = newToken('mk_');
@@ -20,10 +23,13 @@ export class MindKeysService {
 
   async create(userId: string, mindId: string, body: CreateMindKeyBody): Promise<CreatedMindKey> {
     const now = this.ctx.clock.now();
-    const expiresAt = body.expires_at === undefined ? null : new Date(Date.parse(body.expires_at)).toISOString();
-    if (expiresAt !== null && Date.parse(expiresAt) <= now.getTime()) {
-      throw ApiError.invalidField('body.expires_at', 'must be in the future');
-    }
+    const source = body.source ?? 'api';
+    const asked = body.expires_at === undefined ? null : Date.parse(body.expires_at);
+    if (asked !== null && asked <= now.getTime()) throw ApiError.invalidField('body.expires_at', 'must be in the future');
+    // A console key stands in for the person's session: a lost browser tab must not leave a lasting key.
+    const consoleLimit = now.getTime() + CONSOLE_KEY_LIFETIME_MS;
+    const expiresMs = source === 'console' ? Math.min(asked ?? consoleLimit, consoleLimit) : asked;
+    const expiresAt = expiresMs === null ? null : new Date(expiresMs).toISOString();
     await this.ownedMind(userId, mindId);
     const key = newMindKey();
     const created = {
@@ -41,7 +47,7 @@ export class MindKeysService {
       if ((await countLiveKeys(trx, mindId)) >= MAX_KEYS_PER_MIND) {
         throw ApiError.conflict('mind_keys_limit_reached', ERROR_MESSAGES.mindKeysLimitReached(MAX_KEYS_PER_MIND));
       }
-      await insertKey(trx, { ...created, mind_id: mindId, key_hash: key.hash, source: 'api', client_name: null });
+      await insertKey(trx, { ...created, mind_id: mindId, key_hash: key.hash, source, client_name: null });
     });
     return { ...created, mind_key: key.secret };
   }

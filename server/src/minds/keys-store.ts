@@ -71,3 +71,9 @@ export async function touchKey(conn: Conn, keyId: string, now: string, since: st
     since,
   ]);
 }
+
+/** Deletes up to `limit` keys of source `console` whose expiry has passed; answers how many went. */
+export async function deleteExpiredConsoleKeys(conn: Conn, now: string, limit: number): Promise<number> {
+  const expired = conn<KeyRow>('mind_keys').where({ source: 'console' }).where('expires_at', '<=', now).select('id').limit(limit);
+  return conn<KeyRow>('mind_keys').whereIn('id', expired).delete();
+}
