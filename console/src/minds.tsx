@@ -1,26 +1,16 @@
 // The account's minds: the list (name, memory count, last activity), create (the Mind Key shown once),
 // delete after a confirmation that names the mind.
 import type { CreatedMind, MindSummary } from '@mindservice/sdk/browser';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { mindHref } from './route.js';
 import { rememberConsoleKey } from './session.js';
-import { CopyButton, Field, Section, Status, useApp, useCall, when } from './ui.js';
+import { CopyButton, Field, Section, Status, useApp, useCall, useConfirmation, when } from './ui.js';
 
 export function MindsPage() {
   const { client } = useApp();
   const [minds, setMinds] = useState<MindSummary[]>();
   const [created, setCreated] = useState<CreatedMind>();
-  const [confirming, setConfirming] = useState<MindSummary>();
-  // The confirmation takes the focus ("Keep it", the safe answer) and gives it back to the Delete that opened it.
-  const opener = useRef<HTMLElement | null>(null);
-  const keep = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    if (confirming) keep.current?.focus();
-  }, [confirming]);
-  const closeConfirmation = () => {
-    setConfirming(undefined);
-    opener.current?.focus();
-  };
+  const { confirming, keep, ask, close: closeConfirmation } = useConfirmation<MindSummary>();
   const list = useCall();
   const change = useCall();
 
@@ -34,7 +24,7 @@ export function MindsPage() {
     });
     if (!deleted) return;
     rememberConsoleKey(mind.id, undefined);
-    setConfirming(undefined);
+    closeConfirmation(false);
     await load();
   };
 
@@ -74,15 +64,7 @@ export function MindsPage() {
                   <td data-label="Memories">{mind.memory_count}</td>
                   <td data-label="Last activity">{when(mind.last_activity)}</td>
                   <td class="actions">
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={(e) => {
-                        opener.current = e.currentTarget;
-                        setConfirming(mind);
-                      }}
-                      aria-label={`Delete ${mind.name}`}
-                    >
+                    <button type="button" class="danger" onClick={(e) => ask(mind, e.currentTarget)} aria-label={`Delete ${mind.name}`}>
                       Delete
                     </button>
                   </td>
@@ -105,7 +87,7 @@ export function MindsPage() {
             <button type="button" class="danger" onClick={() => remove(confirming)} disabled={change.busy}>
               Delete {confirming.name} for good
             </button>
-            <button type="button" ref={keep} onClick={closeConfirmation}>
+            <button type="button" ref={keep} onClick={() => closeConfirmation()}>
               Keep it
             </button>
           </div>

@@ -2,7 +2,7 @@
 import type { MindClient } from '@mindservice/sdk/browser';
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { createContext } from 'preact';
-import { useCallback, useContext, useEffect, useId, useRef, useState } from 'preact/hooks';
+import { useCallback, useContext, useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describeError, isMindKeyRefused, isSessionEnded, type Session } from './session.js';
 
 export interface AppState {
@@ -182,4 +182,30 @@ export function useInterval(fn: () => void, ms: number, on: boolean) {
     const timer = setInterval(() => saved.current(), ms);
     return () => clearInterval(timer);
   }, [ms, on]);
+}
+
+/**
+ * A confirmation of a destructive action on one item: it takes the focus ("Keep it", the safe answer,
+ * holds `keep`) and gives it back to the button that opened it when it closes.
+ */
+export function useConfirmation<T>() {
+  const [confirming, setConfirming] = useState<T>();
+  const opener = useRef<HTMLElement | null>(null);
+  const keep = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (confirming) keep.current?.focus();
+  }, [confirming]);
+  return {
+    confirming,
+    keep,
+    ask: (item: T, from: HTMLElement) => {
+      opener.current = from;
+      setConfirming(item);
+    },
+    /** Closes it; `refocus` false when the item is gone (its button with it). */
+    close: (refocus = true) => {
+      setConfirming(undefined);
+      if (refocus) opener.current?.focus();
+    },
+  };
 }

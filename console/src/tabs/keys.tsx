@@ -1,8 +1,8 @@
 // Keys: the mind's keys (label, scope, prefix, source, last used, expiry), a new one (its secret shown
 // once, with the copy button) and revoking one after a confirmation that names it. The owner's JWT only.
 import type { CreatedMindKey, MindKeySummary } from '@mindservice/sdk/browser';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { CopyButton, Field, Section, Select, Status, useApp, useCall, useMind, when } from '../ui.js';
+import { useEffect, useState } from 'preact/hooks';
+import { CopyButton, Field, Section, Select, Status, useApp, useCall, useConfirmation, useMind, when } from '../ui.js';
 
 /** How a key is named to a person and to a screen reader: its label and the start of its secret. */
 const nameOf = (key: { label: string; prefix: string | null }) => (key.prefix ? `${key.label} (${key.prefix}…)` : key.label);
@@ -12,17 +12,7 @@ export function KeysTab() {
   const { mindId, consoleKeyId } = useMind();
   const [keys, setKeys] = useState<MindKeySummary[]>();
   const [created, setCreated] = useState<CreatedMindKey>();
-  const [confirming, setConfirming] = useState<MindKeySummary>();
-  // The confirmation takes the focus ("Keep it", the safe answer) and gives it back to the Revoke that opened it.
-  const opener = useRef<HTMLElement | null>(null);
-  const keep = useRef<HTMLButtonElement>(null);
-  useLayoutEffect(() => {
-    if (confirming) keep.current?.focus();
-  }, [confirming]);
-  const closeConfirmation = () => {
-    setConfirming(undefined);
-    opener.current?.focus();
-  };
+  const { confirming, keep, ask, close: closeConfirmation } = useConfirmation<MindKeySummary>();
   const list = useCall();
   const change = useCall();
 
@@ -35,7 +25,7 @@ export function KeysTab() {
       return true;
     });
     if (!revoked) return;
-    setConfirming(undefined);
+    closeConfirmation(false);
     await load();
   };
 
@@ -95,15 +85,7 @@ export function KeysTab() {
                   <td data-label="Last used">{when(key.last_used_at)}</td>
                   <td data-label="Expires">{key.expires_at ? when(key.expires_at) : 'never'}</td>
                   <td class="actions">
-                    <button
-                      type="button"
-                      class="danger"
-                      onClick={(e) => {
-                        opener.current = e.currentTarget;
-                        setConfirming(key);
-                      }}
-                      aria-label={`Revoke ${nameOf(key)}`}
-                    >
+                    <button type="button" class="danger" onClick={(e) => ask(key, e.currentTarget)} aria-label={`Revoke ${nameOf(key)}`}>
                       Revoke
                     </button>
                   </td>
@@ -126,7 +108,7 @@ export function KeysTab() {
             <button type="button" class="danger" onClick={() => revoke(confirming)} disabled={change.busy}>
               Revoke {nameOf(confirming)} for good
             </button>
-            <button type="button" ref={keep} onClick={closeConfirmation}>
+            <button type="button" ref={keep} onClick={() => closeConfirmation()}>
               Keep it
             </button>
           </div>
