@@ -449,12 +449,14 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
   test('hold_key keeps the keys down for duration_ms; wait takes its time, then a screenshot when asked', async () => {
     // The X server repeats a key held longer than its autorepeat delay (660 ms): a tap arrives once, a
     // second's hold several times.
+    // Upper bounds are loose: on a loaded machine the agent may be descheduled between key down and up.
     const tap = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: 100 });
-    assert.deepEqual(tap.received, Buffer.from([0x15]));
+    if (tap.command.result.duration_ms < 600) assert.deepEqual(tap.received, Buffer.from([0x15]));
+    else assert.ok(tap.received.length >= 1 && tap.received.every((byte) => byte === 0x15));
     const started = Date.now();
     const held = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: 1000 });
     const took = held.command.result.duration_ms;
-    assert.ok(took >= 1000 && took <= 1200, `held ${took} ms`);
+    assert.ok(took >= 1000 && took <= 2000, `held ${took} ms`);
     assert.ok(Date.now() - started >= 1000);
     assert.ok(
       held.received.length >= 3 && held.received.every((byte) => byte === 0x15),
@@ -462,7 +464,7 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
     );
     assert.equal((await perform('type', { text: 'u' })).received.toString(), 'u', 'and came up');
     const waited = (await perform('wait', { duration_ms: 800 })).command;
-    assert.ok(waited.result.duration_ms >= 800 && waited.result.duration_ms <= 960, `waited ${waited.result.duration_ms} ms`);
+    assert.ok(waited.result.duration_ms >= 800 && waited.result.duration_ms <= 1600, `waited ${waited.result.duration_ms} ms`);
     assert.equal(waited.result.screenshot_b64, undefined);
     const looked = (await perform('wait', { duration_ms: 300, screenshot: true, max_width: 800 })).command;
     assert.ok(looked.result.duration_ms >= 300);

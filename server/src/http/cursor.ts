@@ -71,15 +71,55 @@ export function decodePageCursor<T>(cursor: string, schema: z.ZodType<T, z.ZodTy
 /**
  * How many of a page's items (in page order) to show so that their JSON stays within `maxBytes`:
  * the items before the one that reaches it, and always at least one so paging moves on (one item
- * alone is bounded by its schema's maxima). Each item is serialized once, to count its UTF-8 bytes.
+ * alone is bounded by its schema's maxima). A page whose upper bound (from string lengths, without
+ * serializing) fits is whole; only a page near the bound has each item serialized to count its bytes.
  */
 export function itemsWithinBytes(items: readonly unknown[], maxBytes: number): number {
+  let bound = 0;
+  for (const item of items) bound += jsonBytesAtMost(item) + 1;
+  if (bound <= maxBytes) return items.length;
   let total = 0;
   for (let i = 0; i < items.length; i++) {
     total += Buffer.byteLength(JSON.stringify(items[i])) + 1; // the comma between items
     if (total > maxBytes) return Math.max(1, i);
   }
   return items.length;
+}
+
+/** The most JSON.stringify's UTF-8 for a number can take ("-1.2345678901234567e-308"). */
+const NUMBER_BYTES = 24;
+
+/**
+ * An upper bound of JSON.stringify(value)'s UTF-8 bytes: a UTF-16 unit of a string is at most 6 bytes
+ * (a control character or lone surrogate escaped as \uXXXX; anything else at most 3 bytes).
+ */
+export function jsonBytesAtMost(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length * 6 + 2;
+    case 'number':
+    case 'bigint':
+      return NUMBER_BYTES;
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+        return jsonBytesAtMost((value as { toJSON(): unknown }).toJSON());
+      }
+      let bytes = 2;
+      if (Array.isArray(value)) {
+        for (const element of value) bytes += jsonBytesAtMost(element) + 1;
+        return bytes;
+      }
+      for (const key in value) {
+        bytes += key.length * 6 + 4 + jsonBytesAtMost((value as Record<string, unknown>)[key]);
+      }
+      return bytes;
+    }
+    default:
+      return 4; // undefined and functions: left out, or null inside an array
+  }
 }
 
 /** Where a list in creation order (minds, computers) stands: the last item shown. */

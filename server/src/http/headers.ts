@@ -104,10 +104,17 @@ const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[\w.~%!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;
  * is fine (HTTP/1.0; Node refuses an HTTP/1.1 request without one).
  */
 export function isValidHost(host: string | undefined): boolean {
-  if (host === undefined) return true;
+  if (host === undefined || hostsSeenValid.has(host)) return true;
   const match = HOST.exec(host);
   if (!match) return false;
   const port = match[1] === undefined ? undefined : Number(match[1]);
   if (port !== undefined && (port < 1 || port > 65535)) return false;
-  return URL.canParse(`http://${host}/`);
+  if (!URL.canParse(`http://${host}/`)) return false;
+  if (hostsSeenValid.size >= HOSTS_REMEMBERED) hostsSeenValid.clear();
+  hostsSeenValid.add(host);
+  return true;
 }
+
+/** A service is reached under a handful of names: those are checked once, not on every request. */
+const HOSTS_REMEMBERED = 64;
+const hostsSeenValid = new Set<string>();
