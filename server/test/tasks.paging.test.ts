@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { firstPageStatement } from '../src/tasks/store.js';
 import { bearer, startService, TestClock, type TestService } from './harness.js';
 
 describe('tasks: GET /mind/tasks pages', () => {
@@ -135,6 +136,17 @@ describe('tasks: GET /mind/tasks pages', () => {
     for (const cursor of ['nope', Buffer.from('[2,0,0,null,"x","y"]').toString('base64url'), Buffer.from('{}').toString('base64url')]) {
       const res = await svc.http.get('/mind/tasks').query({ cursor }).set(auth).expect(400);
       assert.match(res.body.message, /cursor/);
+    }
+  });
+  test('SQLite reads the first page in list order from the index, without sorting the mind\'s tasks', async (t) => {
+    if (svc.ctx.db.client.config.client !== 'better-sqlite3') return t.skip('PostgreSQL sorts NULLs last in the index already');
+    const { mindId } = await mind();
+    for (const statuses of [undefined, ['pending' as const]]) {
+      const { sql, bindings } = firstPageStatement(svc.ctx.db, mindId, { statuses, limit: 20 });
+      const plan = (await svc.ctx.db.raw(`EXPLAIN QUERY PLAN ${sql}`, bindings)) as Array<{ detail: string }>;
+      const text = plan.map((row) => row.detail).join('\n');
+      assert.match(text, /USING INDEX tasks_list_order/, text);
+      assert.doesNotMatch(text, /TEMP B-TREE/, text);
     }
   });
 });

@@ -26,4 +26,20 @@ export const tasksMigrations: Migration[] = [
       await db.schema.dropTable('tasks');
     },
   },
+  {
+    // SQLite sorts NULLs first: with `due_at IS NULL` in the index the list is read in order and stops
+    // at the page's end, instead of sorting every task of the mind (PostgreSQL's index sorts NULLs last).
+    name: '0201_tasks_list_order_sqlite',
+    onlyOn: ['sqlite'],
+    async up(db) {
+      await db.raw('DROP INDEX tasks_list_order');
+      await db.raw(
+        'CREATE INDEX tasks_list_order ON tasks (mind_id, status_rank, priority_rank, due_at IS NULL, due_at, created_at, id)',
+      );
+    },
+    async down(db) {
+      await db.raw('DROP INDEX tasks_list_order');
+      await db.raw('CREATE INDEX tasks_list_order ON tasks (mind_id, status_rank, priority_rank, due_at, created_at)');
+    },
+  },
 ];

@@ -157,6 +157,12 @@ const inListOrder = (query: import('knex').Knex.QueryBuilder<TaskRow>, limit: nu
  */
 const firstPageSql = new Map<string, string>();
 function firstPage(conn: Conn, mindId: string, page: { statuses?: TaskStatus[]; limit: number }): Promise<TaskRow[]> {
+  const { sql, bindings } = firstPageStatement(conn, mindId, page);
+  return runSql<TaskRow>(conn, sql, bindings);
+}
+
+/** The first page's statement (tests read its plan). */
+export function firstPageStatement(conn: Conn, mindId: string, page: { statuses?: TaskStatus[]; limit: number }) {
   const bindings = [mindId, ...(page.statuses ?? [])];
   // knex builds different text per database (its client's SQL dialect).
   const key = `${conn.client.dialect} ${page.limit} ${page.statuses?.join(',') ?? ''}`;
@@ -170,7 +176,7 @@ function firstPage(conn: Conn, mindId: string, page: { statuses?: TaskStatus[]; 
     sql = built.sql;
     if (firstPageSql.size < 1000) firstPageSql.set(key, sql);
   }
-  return runSql<TaskRow>(conn, sql, bindings);
+  return { sql, bindings };
 }
 
 function pageOf(rows: TaskRow[], limit: number): { tasks: Task[]; last?: TaskListPosition } {
