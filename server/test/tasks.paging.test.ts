@@ -138,7 +138,7 @@ describe('tasks: GET /mind/tasks pages', () => {
       assert.match(res.body.message, /cursor/);
     }
   });
-  test('SQLite reads the first page in list order from the index, without sorting the mind\'s tasks', async (t) => {
+  test("SQLite reads the first page in list order from the index, without sorting the mind's tasks", async (t) => {
     if (svc.ctx.db.client.config.client !== 'better-sqlite3') return t.skip('PostgreSQL sorts NULLs last in the index already');
     const { mindId } = await mind();
     for (const statuses of [undefined, ['pending' as const]]) {

@@ -33,9 +33,7 @@ export const tasksMigrations: Migration[] = [
     onlyOn: ['sqlite'],
     async up(db) {
       await db.raw('DROP INDEX tasks_list_order');
-      await db.raw(
-        'CREATE INDEX tasks_list_order ON tasks (mind_id, status_rank, priority_rank, due_at IS NULL, due_at, created_at, id)',
-      );
+      await db.raw('CREATE INDEX tasks_list_order ON tasks (mind_id, status_rank, priority_rank, due_at IS NULL, due_at, created_at, id)');
     },
     async down(db) {
       await db.raw('DROP INDEX tasks_list_order');
