@@ -87,7 +87,8 @@ export async function buildBridgeTarball(esbuild, root, outFile = join(root, PAC
     outfile: 'mind-mcp.js',
   });
   const bin = outputFiles[0].contents;
-  const imported = [...Buffer.from(bin).toString('utf8').matchAll(/^import .* from ["']([^"']+)["'];$/gm)].map((m) => m[1]);
+  const code = Buffer.from(bin).toString('utf8');
+  const imported = [...code.matchAll(/^import .* from ["']([^"']+)["'];$/gm)].map((m) => m[1]);
   const foreign = imported.filter((name) => !builtinModules.includes(name.replace(/^node:/, '')));
   if (foreign.length > 0) throw new Error(`mind-mcp's bundle imports more than Node built-ins: ${foreign.join(', ')}`);
   const manifest = {

@@ -25,7 +25,10 @@ function quickstartSnippets(): string[] {
 
 /** The snippet as node runs it from anywhere: its packages by the paths this workspace has them at. */
 function runnable(code: string, origin: string): string {
-  const resolved = code.replace(/from '(@modelcontextprotocol\/[^']+)'/g, (_all, specifier: string) => `from '${import.meta.resolve(specifier)}'`);
+  const resolved = code.replace(
+    /from '(@modelcontextprotocol\/[^']+)'/g,
+    (_all, specifier: string) => `from '${import.meta.resolve(specifier)}'`,
+  );
   return resolved.replaceAll(DOCS_ORIGIN, origin);
 }
 

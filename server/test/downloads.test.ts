@@ -29,9 +29,19 @@ async function entry(tarball: string, name: string): Promise<string> {
 
 describe('the mind-mcp tarball at /downloads/mindservice-sdk.tgz', () => {
   const svc = useService();
+  /** The tarball as bytes (supertest would parse it as text otherwise). */
+  const download = () =>
+    svc.http
+      .get(PATH)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
 
   test('no credential needed: a gzip tarball with a length, an ETag and a cache policy that revalidates', async () => {
-    const res = await svc.http.get(PATH).buffer(true).parse(bufferParser).expect(200);
+    const res = await download().expect(200);
     const body = res.body as Buffer;
     assert.equal(res.headers['content-type'], 'application/gzip');
     assert.equal(Number(res.headers['content-length']), body.length);
@@ -61,7 +71,7 @@ describe('the mind-mcp tarball at /downloads/mindservice-sdk.tgz', () => {
   });
 
   test('what is served is the build of the current sources (pnpm install / pnpm build packs it)', async () => {
-    const served = (await svc.http.get(PATH).buffer(true).parse(bufferParser).expect(200)).body as Buffer;
+    const served = (await download().expect(200)).body as Buffer;
     const fresh = join(work, 'fresh.tgz');
     await build(esbuild, ROOT, fresh);
     assert.ok(readFileSync(fresh).equals(served), 'the served tarball is the current sources packed');
@@ -90,17 +100,18 @@ describe('the mind-mcp tarball at /downloads/mindservice-sdk.tgz', () => {
   test('not built: a 404 error that says to run pnpm install', async () => {
     const app = express();
     app.use(downloadsRouter(join(work, 'missing.tgz')));
-    app.use((err: { statusCode: number; code: string; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-      res.status(err.statusCode).json({ code: err.code, message: err.message });
-    });
+    app.use(
+      (
+        err: { statusCode: number; code: string; message: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => {
+        res.status(err.statusCode).json({ code: err.code, message: err.message });
+      },
+    );
     const res = await supertest(app).get(PATH).expect(404);
     assert.equal(res.body.code, 'route_not_found');
     assert.match(res.body.message, /pnpm install/);
   });
 });
-
-function bufferParser(stream: NodeJS.ReadableStream, done: (err: Error | null, body: Buffer) => void) {
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  stream.on('end', () => done(null, Buffer.concat(chunks)));
-}

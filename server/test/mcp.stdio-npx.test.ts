@@ -55,7 +55,9 @@ describe('npx installs mind-mcp from the server and a stdio client uses it', { s
     rmSync(home, { recursive: true, force: true });
   });
 
-  test('npx -y -p <server>/downloads/mindservice-sdk.tgz mind-mcp: tools listed, a memory stored and recalled', { timeout: 120_000 }, async () => {
+  test('npx -y -p <server>/downloads/mindservice-sdk.tgz mind-mcp: tools listed, a memory stored and recalled', {
+    timeout: 120_000,
+  }, async () => {
     const { mindKey, auth } = await svc.mind();
     const project = join(home, 'elsewhere');
     mkdirSync(project);
@@ -84,7 +86,10 @@ describe('npx installs mind-mcp from the server and a stdio client uses it', { s
       await client.connect(transport).catch((err: Error) => {
         throw new Error(`${err.message}\nstderr of npx/mind-mcp:\n${stderr()}`);
       });
-      assert.ok(requested.includes('GET /downloads/mindservice-sdk.tgz'), `npx fetched the tarball from the server: ${requested.join(', ')}`);
+      assert.ok(
+        requested.includes('GET /downloads/mindservice-sdk.tgz'),
+        `npx fetched the tarball from the server: ${requested.join(', ')}`,
+      );
       assert.match(stderr(), /mind-mcp \d+\.\d+\.\d+: MCP over stdio, forwarded to http:\/\/127\.0\.0\.1:\d+\/mcp/);
 
       const { tools } = await client.listTools();

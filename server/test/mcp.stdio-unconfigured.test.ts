@@ -71,7 +71,12 @@ describe('mind-mcp without its settings answers the client with what to set', ()
     const child = spawn(process.execPath, [MIND_MCP], { env: { PATH: process.env.PATH ?? '' } });
     const stdout = collect(child.stdout);
     const lines = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sh', version: '1' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 'two', method: 'tools/list' },
     ];
