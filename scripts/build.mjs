@@ -1,7 +1,8 @@
 // Compiles the server and the agent into JavaScript (server/dist, agent/dist) with source maps, so they
 // run on plain node: no TypeScript loader in the process, and stack traces still name the .ts lines.
 // It also builds the console, the web page the server serves at /console (console/build.mjs: a browser
-// bundle with content-hashed names, console/dist).
+// bundle with content-hashed names, console/dist), and packs the SDK's stdio bridge `mind-mcp` into the
+// tarball the server serves at /downloads/mindservice-sdk.tgz (sdk/build-bridge.mjs).
 // `pnpm install` runs it (the root `prepare` script); the bins run it again when a source is newer
 // than the build (scripts/test.mjs does so before the tests spawn them).
 //
@@ -42,6 +43,17 @@ const TARGETS = {
       const { buildConsole } = await import('../console/build.mjs');
       const { gzip } = await buildConsole(esbuild, ROOT);
       return `the console's script: ${(gzip / 1024).toFixed(1)} KB gzip-compressed`;
+    },
+  },
+  // `mind-mcp` packed as a tarball with no dependencies, served at /downloads/mindservice-sdk.tgz.
+  bridge: {
+    dir: 'sdk',
+    output: 'packed/mindservice-sdk.tgz',
+    label: 'sdk/packed/mindservice-sdk.tgz',
+    sources: ['sdk/src', 'sdk/build-bridge.mjs', 'LICENSE'],
+    async build(esbuild) {
+      const { buildBridgeTarball } = await import('../sdk/build-bridge.mjs');
+      await buildBridgeTarball(esbuild, ROOT);
     },
   },
 };
@@ -138,7 +150,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const started = performance.now();
   const built = await build({ onlyStale: process.argv.includes('--if-stale') });
   const took = Math.round(performance.now() - started);
-  const names = built.map((name) => `${name}/dist`);
+  const names = built.map((name) => TARGETS[name].label ?? `${name}/dist`);
   const what = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
   const said = notes.length ? ` (${notes.join('; ')})` : '';
   console.log(built.length ? `Built ${what} in ${took} ms${said}.` : 'The build is up to date.');

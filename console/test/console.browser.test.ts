@@ -434,6 +434,13 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await waitText(`${base}/mcp`);
     await waitText('mk_YOUR_MIND_KEY');
     assert.ok(!(await page.content()).includes(mindKey), 'the key itself is not shown again');
+    // The stdio bridge comes from this server (the page's origin), in the npx form; no registry package is named.
+    const bridge = `${base}/downloads/mindservice-sdk.tgz`;
+    await waitText(`"args": [\n        "-y",\n        "-p",\n        "${bridge}",\n        "mind-mcp"\n      ]`);
+    assert.doesNotMatch(await page.content(), /"@mindservice\/sdk"/);
+    const download = await fetch(bridge);
+    assert.equal(download.status, 200, 'the URL shown is served');
+    assert.equal(download.headers.get('content-type'), 'application/gzip');
     await shot('09-connect');
   });
 

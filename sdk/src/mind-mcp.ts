@@ -5,6 +5,7 @@
 import { SDK_VERSION } from './core/options.js';
 import { StdioBridge } from './mcp/bridge.js';
 import { BridgeConfigError, bridgeConfigFrom, redactKeys } from './mcp/config.js';
+import { answerUnconfigured } from './mcp/unconfigured.js';
 
 // Whatever a line says (a URL, an error's message), no Mind Key reaches stderr.
 const report = (text: string) => process.stderr.write(`${redactKeys(text, process.env.MIND_KEY?.trim())}\n`);
@@ -27,5 +28,13 @@ try {
 } catch (err) {
   const message = err instanceof BridgeConfigError ? err.message : `unexpected error: ${err instanceof Error ? err.message : String(err)}`;
   for (const line of message.split('\n')) report(`mind-mcp: ${line}`);
-  process.exit(err instanceof BridgeConfigError ? 2 : 1);
+  if (err instanceof BridgeConfigError && !process.stdin.isTTY) {
+    // Launched by a client: it reads the reason as the answer to its `initialize`, not "Connection closed".
+    const answer = `mind-mcp is not configured: ${message.split('\n').join('; ')}. MIND_URL and MIND_KEY go in the "env" of this server's entry in the MCP client's configuration.`;
+    process.stdout.on('error', () => process.exit(2));
+    await answerUnconfigured(process.stdin, (line) => process.stdout.write(`${line}\n`), redactKeys(answer, process.env.MIND_KEY?.trim()));
+    process.stdout.write('', () => process.exit(2));
+  } else {
+    process.exit(err instanceof BridgeConfigError ? 2 : 1);
+  }
 }

@@ -8,4 +8,6 @@ process.setSourceMapsEnabled(true);
 await build({ targets: ['server'], onlyStale: true });
 // The console's page (console/dist) too, when a source of it is newer; a failed build leaves the API serving.
 await build({ targets: ['console'], onlyStale: true }).catch((err) => console.error(`The console was not rebuilt: ${err.message}`));
+// The mind-mcp tarball served at /downloads/mindservice-sdk.tgz, when a source of the bridge is newer.
+await build({ targets: ['bridge'], onlyStale: true }).catch((err) => console.error(`The mind-mcp tarball was not rebuilt: ${err.message}`));
 await import('../dist/cli.js');

@@ -38,6 +38,7 @@ import { LookupBatcher } from './lib/lookup-batcher.js';
 import { scriptsArea } from './scripts/handlers.js';
 import { consoleRouter, isConsolePath } from './system/console.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
+import { downloadsRouter, isDownloadsPath } from './system/downloads.js';
 import { systemArea } from './system/handlers.js';
 import { tasksArea } from './tasks/handlers.js';
 import { transferArea } from './transfer/handlers.js';
@@ -141,6 +142,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.use((req, res, next) => (isDocsPath(req.path) ? docs(req, res, next) : next()));
   const consolePage = consoleRouter();
   app.use((req, res, next) => (isConsolePath(req.path) ? consolePage(req, res, next) : next()));
+  const downloads = downloadsRouter();
+  app.use((req, res, next) => (isDownloadsPath(req.path) ? downloads(req, res, next) : next()));
   const unexpected = (err: unknown, req: RawRequest) => log.error({ req_id: req.requestId, err }, 'unexpected error');
   // Everything that goes wrong ends as the error object, `docs` under the public URL.
   const errors = errorResponder(config.publicUrl, unexpected);

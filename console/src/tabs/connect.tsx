@@ -11,6 +11,8 @@ export function ConnectTab() {
   const { mindName } = useMind();
   const origin = window.location.origin;
   const endpoint = `${origin}/mcp`;
+  // The service serves the stdio bridge itself: npx fetches it from here, not from a registry.
+  const bridgeTarball = `${origin}/downloads/mindservice-sdk.tgz`;
   const name =
     mindName
       .toLowerCase()
@@ -41,13 +43,13 @@ export function ConnectTab() {
     ],
     [
       'Claude Desktop and clients that launch a command',
-      'claude_desktop_config.json (mind-mcp forwards standard input and output to the endpoint):',
+      'claude_desktop_config.json (npx fetches mind-mcp from this server; it forwards standard input and output to the endpoint):',
       JSON.stringify(
         {
           mcpServers: {
             [name]: {
               command: 'npx',
-              args: ['-y', '-p', '@mindservice/sdk', 'mind-mcp'],
+              args: ['-y', '-p', bridgeTarball, 'mind-mcp'],
               env: { MIND_URL: origin, MIND_KEY: PLACEHOLDER },
             },
           },

@@ -19,6 +19,8 @@ export const BRIDGE_ERROR = {
   refused: -32010,
   /** The service could not be reached, or broke the connection before answering; data: the URL. */
   unreachable: -32011,
+  /** MIND_URL or MIND_KEY is missing or unusable; the message names it and says what to set. */
+  unconfigured: -32012,
   /** A line on stdin was not JSON (JSON-RPC's own code). */
   parse: -32700,
 } as const;
