@@ -27,7 +27,7 @@ import { loadOrCreateServiceSecret } from './db/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
 import { ChatRanking } from './meaning/chat-ranking.js';
 import { Meaning } from './meaning/service.js';
-import { ContentCipher } from './memories/crypto.js';
+import { Cipher } from './lib/cipher.js';
 import { memoriesArea } from './memories/handlers.js';
 import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
@@ -109,7 +109,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
-  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config), dialect);
+  const memoryStore = new MemoriesStore(Cipher.fromConfig(ctx.config), dialect);
   // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
   const meaning = new Meaning(ctx, memoryStore.memoryRows);
   const areas = {
