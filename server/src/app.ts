@@ -162,10 +162,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Every Mind Key request looks its key up first. On SQLite that is a call in process; on
   // PostgreSQL a round trip, so the lookups of concurrent requests share statements (measured in
   // docs/performance.md, issue 32).
-  const mindKeyLookups =
-    dialect.name === 'postgres'
-      ? new LookupBatcher((hashes: string[]) => findKeyHoldersPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE)
-      : undefined;
+  const mindKeyLookups = dialect.inProcess
+    ? undefined
+    : new LookupBatcher((hashes: string[]) => findKeyHoldersPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE);
   // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
   const authenticator = createAuthenticator(ctx, {
     mindByKeyHash: mindKeyLookups ? (keyHash) => mindKeyLookups.get(keyHash) : (keyHash) => findKeyHolder(db, keyHash),
