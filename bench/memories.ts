@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../server/src/lib/config.js';
 import { dialectFor, openDatabase } from '../server/src/db/database.js';
 import { newId } from '../server/src/lib/secrets.js';
-import { ContentCipher } from '../server/src/memories/crypto.js';
+import { Cipher } from '../server/src/lib/cipher.js';
 import { MemoriesStore } from '../server/src/memories/store.js';
 import { Client } from './lib/client.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
@@ -35,7 +35,7 @@ const POSTGRES_TARGETS: typeof TARGETS = { ...TARGETS, p50: 10, p99: 50 };
 export async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
   const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
-  const store = new MemoriesStore(ContentCipher.fromConfig(config), dialectFor(config));
+  const store = new MemoriesStore(Cipher.fromConfig(config), dialectFor(config));
   const started = performance.now();
   const t0 = Date.now() - total * 1000;
   try {

@@ -109,7 +109,6 @@ const errorDescriptions: Record<number, string> = {
   503: 'Temporarily unavailable; retry later.',
   504: 'Timed out waiting for the computer.',
 };
-export type ErrorStatus = keyof typeof errorDescriptions & number;
 
 /** Error responses for a route, all with the error object. */
 export function errors<const S extends number>(...statuses: S[]): { [K in S]: typeof ErrorObject } {

@@ -50,12 +50,12 @@ describe('memories, chat, scripts', () => {
     assert.match(err.message, /identity, preference, fact, project, skill, mistake, context, note, credentials/);
   });
 
-  it('the deprecated recallAll still pages through every hit with the cursor', async () => {
+  it('recall() walks every hit of every page with the cursor', async () => {
     const { client } = await live.account();
     const ids = [];
     for (let i = 0; i < 5; i++) ids.push((await client.memories.store({ category: 'fact', content: `fact number ${i}` })).id);
     const seen = [];
-    for await (const hit of client.memories.recallAll({ limit: 2 })) seen.push(hit.id);
+    for await (const hit of client.memories.recall({ limit: 2 })) seen.push(hit.id);
     assert.deepEqual([...seen].sort(), [...ids].sort());
   });
 

@@ -27,7 +27,7 @@ import { loadOrCreateServiceSecret } from './db/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
 import { ChatRanking } from './meaning/chat-ranking.js';
 import { Meaning } from './meaning/service.js';
-import { ContentCipher } from './memories/crypto.js';
+import { Cipher } from './lib/cipher.js';
 import { memoriesArea } from './memories/handlers.js';
 import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
@@ -110,7 +110,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
-  const memoryStore = new MemoriesStore(ContentCipher.fromConfig(ctx.config), dialect);
+  const memoryStore = new MemoriesStore(Cipher.fromConfig(ctx.config), dialect);
   // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
   const meaning = new Meaning(ctx, memoryStore.memoryRows);
   const areas = {
@@ -165,10 +165,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Every Mind Key request looks its key up first. On SQLite that is a call in process; on
   // PostgreSQL a round trip, so the lookups of concurrent requests share statements (measured in
   // docs/performance.md, issue 32).
-  const mindKeyLookups =
-    dialect.name === 'postgres'
-      ? new LookupBatcher((hashes: string[]) => findKeyHoldersPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE)
-      : undefined;
+  const mindKeyLookups = dialect.inProcess
+    ? undefined
+    : new LookupBatcher((hashes: string[]) => findKeyHoldersPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE);
   // The authenticator checks credentials; the stores of the areas that issue them say whom they name.
   const authenticator = createAuthenticator(ctx, {
     mindByKeyHash: mindKeyLookups ? (keyHash) => mindKeyLookups.get(keyHash) : (keyHash) => findKeyHolder(db, keyHash),

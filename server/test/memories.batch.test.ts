@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Memory } from '@mindservice/contract';
 import type { RecordedEvent } from '../src/events/recorder.js';
 import { newId } from '../src/lib/secrets.js';
-import { ContentCipher } from '../src/memories/crypto.js';
+import { Cipher } from '../src/lib/cipher.js';
 import { applyIndexChanges } from '../src/memories/search-index.js';
 import { MemoriesStore } from '../src/memories/store.js';
 import { WriteBatcher } from '../src/memories/write-batch.js';
@@ -65,7 +65,7 @@ describe('memories: concurrent writes', () => {
 
   test('a write that fails after writing leaves nothing and gets its own error; the others of its batch commit', async () => {
     const { mindId } = await svc.mind();
-    const store = new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config), svc.ctx.dialect);
+    const store = new MemoriesStore(Cipher.fromConfig(svc.ctx.config), svc.ctx.dialect);
     const batcher = new WriteBatcher(svc.ctx.db, svc.ctx.dialect, applyIndexChanges);
     const committed: RecordedEvent[] = [];
     svc.ctx.events.onCommitted((event) => committed.push(event));

@@ -7,6 +7,8 @@ import { isPublicAddress } from '../src/webhooks/ssrf.js';
 import { bearer, startService, useService } from './harness.js';
 import { createWebhook, recordEvent } from './webhooks/helpers.js';
 import { eventually, type Receiver, startReceiver } from './webhooks/receiver.js';
+import { Cipher } from '../src/lib/cipher.js';
+import { SecretBox } from '../src/webhooks/secret-box.js';
 
 describe('webhooks: scoping and secrets', () => {
   const svc = useService({ MIND_WEBHOOK_RETRY_SCHEDULE: '10ms' });
@@ -48,7 +50,11 @@ describe('webhooks: scoping and secrets', () => {
     assert.equal(JSON.stringify(answers).includes(secret), false);
     const row = await svc.ctx.db('webhooks').where({ id: created.body.id }).first();
     assert.equal(JSON.stringify(row).includes(secret), false);
-    assert.match(row.secret_encrypted, /^v1:/);
+    assert.equal(
+      new SecretBox(Cipher.fromConfig(svc.ctx.config)).open(row.secret_encrypted),
+      `${secret}-2`,
+      'encrypted, and readable back',
+    );
     for (const file of readdirSync(svc.dataDir).filter((f) => f.startsWith('mind.sqlite'))) {
       assert.equal(readFileSync(join(svc.dataDir, file)).includes(secret), false, `${file} holds the secret in clear`);
     }

@@ -50,8 +50,6 @@ export const example = (summary: string, code: ErrorCode, message: string, extra
 export const fieldExample = (summary: string, path: string, message: string, component?: string) =>
   example(summary, 'validation_failed', `${path}: ${message}`, { details: [{ path, message }] }, component);
 
-/** The status an example answers with. */
-export const statusOf = (example: NamedExample) => (example.value as ErrorObject).statusCode;
 /** The code an example answers with. */
 export const codeOf = (example: NamedExample) => (example.value as ErrorObject).code as ErrorCode;
 

@@ -5,7 +5,6 @@ import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagin
 import { sleep } from '../core/transport.js';
 import type {
   Command,
-  CommandList,
   CommandParams,
   Computer,
   InstallCode,
@@ -87,16 +86,6 @@ export class Computers extends Resource {
       const body = await ok(this.api.computers.listCommands({ params: path, query, requestOptions: options }));
       return cursorPage(body.commands, body.next_cursor);
     });
-  }
-
-  /** @deprecated Removed in 1.0.0 (the first published version). Use `listCommands()`: its pages are this answer's `data` and `nextPageParams()`. */
-  async listCommandsPage(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): Promise<CommandList> {
-    return ok(this.api.computers.listCommands({ params: { id: param('computerId', computerId) }, query: params, requestOptions: options }));
-  }
-
-  /** @deprecated Removed in 1.0.0 (the first published version). Use `listCommands()`, which `for await` walks the same way. */
-  listAllCommands(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): PagePromise<Command> {
-    return this.listCommands(computerId, params, options);
   }
 
   /** The PNG a finished command carried (`result.screenshot.url`), as bytes; NotFoundError when it has none. */

@@ -44,11 +44,6 @@ export class Memories extends Resource {
     });
   }
 
-  /** @deprecated Removed in 1.0.0 (the first published version). Use `recall()`, which `for await` walks the same way. */
-  recallAll(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
-    return this.recall(params, options);
-  }
-
   async get(memoryId: string, options?: RequestOptions): Promise<Memory> {
     return ok(this.api.memories.getMemory({ params: { id: param('memoryId', memoryId) }, requestOptions: options }));
   }

@@ -1,7 +1,7 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
 import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
-import type { CreateScriptParams, ListScriptsParams, Script, ScriptList, UpdateScriptParams } from '../types.js';
+import type { CreateScriptParams, ListScriptsParams, Script, UpdateScriptParams } from '../types.js';
 import { Resource } from './resource.js';
 
 /** Scripts kept in the client's mind (Mind Key); names are unique within the mind. */
@@ -16,11 +16,6 @@ export class Scripts extends Resource {
       const body = await ok(this.api.memories.listScripts({ query, requestOptions: options }));
       return cursorPage(body.scripts, body.next_cursor);
     });
-  }
-
-  /** @deprecated Removed in 1.0.0 (the first published version). Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
-  async listPage(params: ListScriptsParams = {}, options?: RequestOptions): Promise<ScriptList> {
-    return ok(this.api.memories.listScripts({ query: params, requestOptions: options }));
   }
 
   async create(params: CreateScriptParams, options?: RequestOptions): Promise<Script> {

@@ -1,7 +1,7 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
 import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
-import type { CreateTaskParams, DeletedTask, ListTasksParams, Task, TaskList, UpdateTaskParams } from '../types.js';
+import type { CreateTaskParams, DeletedTask, ListTasksParams, Task, UpdateTaskParams } from '../types.js';
 import { Resource } from './resource.js';
 
 /** Tasks of the client's mind (Mind Key). */
@@ -17,16 +17,6 @@ export class Tasks extends Resource {
       const body = await ok(this.api.tasks.listTasks({ query, requestOptions: options }));
       return cursorPage(body.tasks, body.next_cursor);
     });
-  }
-
-  /** @deprecated Removed in 1.0.0 (the first published version). Use `list()`: its pages are this answer's `data` and `nextPageParams()`. */
-  async listPage(params: ListTasksParams = {}, options?: RequestOptions): Promise<TaskList> {
-    return ok(this.api.tasks.listTasks({ query: params, requestOptions: options }));
-  }
-
-  /** @deprecated Removed in 1.0.0 (the first published version). Use `list()`, which `for await` walks the same way. */
-  listAll(params: ListTasksParams = {}, options?: RequestOptions): PagePromise<Task> {
-    return this.list(params, options);
   }
 
   /** Creates a `pending` task. Not retried unless `idempotent`. */

@@ -43,6 +43,3 @@ export interface ChatByMeaning {
     signal?: AbortSignal,
   ): Promise<ChatRanked[] | undefined>;
 }
-
-/** With embeddings off. */
-export const NO_MEANING: ChatByMeaning = { enabled: false, rank: async () => undefined };

@@ -235,7 +235,7 @@ export async function countOpenMindKeyCodes(conn: Conn, mindId: string, now: str
  * mind's rows elsewhere free to be written meanwhile.
  */
 export async function lockMindForComputers(conn: Conn, dialect: Dialect, mindId: string): Promise<void> {
-  if (dialect.name === 'postgres') await conn('minds').where({ id: mindId }).forNoKeyUpdate().select('id');
+  if (!dialect.oneWriterAtATime) await conn('minds').where({ id: mindId }).forNoKeyUpdate().select('id');
 }
 
 /** Unused, unexpired install codes of a mind (or, `mindId` null, the user's codes tied to no mind). */

@@ -36,6 +36,12 @@ export interface Dialect {
    */
   readonly oneWriterAtATime: boolean;
   /**
+   * The database runs inside this process (SQLite): a statement is a call, not a round trip. Otherwise
+   * hot paths put what they can in one statement (a change with its event) or share one between
+   * concurrent requests (the Mind Key lookups).
+   */
+  readonly inProcess: boolean;
+  /**
    * A transaction for the hottest write path (the memory write batch) cheaper than `db.transaction`,
    * where the database has one (PostgreSQL: postgres-light-transaction.ts); the same contract.
    */

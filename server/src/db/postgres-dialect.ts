@@ -115,6 +115,7 @@ export const postgresDialect: Dialect = {
   },
 
   oneWriterAtATime: false,
+  inProcess: false,
   lightTransaction: inLightTransaction,
   async lockRows(query) {
     await query.forUpdate();

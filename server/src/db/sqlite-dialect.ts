@@ -111,6 +111,7 @@ export const sqliteDialect: Dialect = {
   },
 
   oneWriterAtATime: true,
+  inProcess: true,
   // The one connection already runs write transactions one after another: nothing to lock.
   lockRows: async () => undefined,
   forUpdate: (query) => query,

@@ -101,13 +101,13 @@ export class EventRecorder {
     const values = [event.id, mindId, type, JSON.stringify(data), event.createdAt];
     // On PostgreSQL the change, the touch, the event's insert and the first hook's read are one statement.
     let readWithInsert: { hook: Hook; rows: unknown[] } | undefined;
-    if (dialectOf(trx).name === 'postgres') {
+    if (!dialectOf(trx).inProcess) {
       const hook = this.hooks.find((h) => h.read);
       const bindings = [...(change?.bindings ?? []), event.createdAt, mindId, ...values, ...(hook?.read?.bindings(event) ?? [])];
       const rows = await runSql(trx, eventStatement(change, hook?.read?.sql), bindings);
       if (hook) readWithInsert = { hook, rows };
     } else {
-      if (change) throw new Error('record: a change as WITH parts is for PostgreSQL only');
+      if (change) throw new Error('record: a change as WITH parts is for a database in another process');
       await runSql(trx, INSERT_EVENT, values);
       await this.touch(trx, mindId);
     }

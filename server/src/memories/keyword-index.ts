@@ -19,11 +19,8 @@ export interface KeywordIndex {
   readonly scores: KeywordScores;
   /** The memory's row as written: with the index's columns where the row carries them. */
   rowFor(conn: Conn, row: ReadRow, memory: Memory): ReadRow;
-  /**
-   * Writes one new memory, its tags and its index entry (POST /memory's hot path), where the index
-   * has a cheaper way than a batch of one; undefined: the store inserts it as a batch.
-   */
-  insertOne?(conn: Conn, rows: MemoryRows, mindId: string, memory: Memory, sink: IndexChangeSink): Promise<void>;
+  /** Writes one new memory, its tags and its index entry (POST /memory's hot path). */
+  insertOne(conn: Conn, rows: MemoryRows, mindId: string, memory: Memory, sink: IndexChangeSink): Promise<void>;
   /** The same as WITH parts the event's statement carries (events/recorder.ts ChangeParts), where the database can. */
   insertParts?(rows: MemoryRows, mindId: string, memory: Memory): ChangeParts;
   /** The index entries of memories whose rows (and tags) were just inserted. */

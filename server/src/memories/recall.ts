@@ -29,7 +29,7 @@ export async function recallPage(
 ): Promise<RecallRow[]> {
   const ranked = filter.words.length > 0 && filter.category !== 'credentials';
   if (ranked) return keywords.rankedPage(conn, rows, mindId, filter, limit, after);
-  return inPageOrder(conn, rows, recencyQuery(conn, mindId, filter), { ranked: false, limit, after });
+  return inPageOrder(conn, rows, recencyQuery(conn, mindId, filter), { limit, after });
 }
 
 /** Newest first, both databases. */

@@ -1,5 +1,6 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
-import { cipherBinding, type ContentCipher } from './crypto.js';
+import { ApiError } from '../http/api-error.js';
+import { type Cipher, UnreadableCiphertext } from '../lib/cipher.js';
 
 /** A row of `memories` as stored (PostgreSQL adds search_vector, written with the row: keyword-index-postgres.ts). */
 export interface MemoryRow {
@@ -43,8 +44,11 @@ export const prefixed = (alias: string) => COLUMNS.map((c) => `${alias}.${c}`);
 export const SQLITE_COLUMNS = COLUMNS.map((c) => `m."${c}"`).join(', ');
 
 /** Row <-> API object. Knows the cipher, so credentials are encrypted on every write and decrypted on every read. */
+/** A credentials memory's content is bound to its mind and id. */
+const cipherBinding = (mindId: string, memoryId: string) => `${mindId}:${memoryId}`;
+
 export class MemoryRows {
-  constructor(private readonly cipher: ContentCipher) {}
+  constructor(private readonly cipher: Cipher) {}
 
   toRow(mindId: string, memory: Memory): ReadRow {
     const secret = memory.category === 'credentials';
@@ -69,8 +73,7 @@ export class MemoryRows {
       id: row.id,
       category: row.category,
       key: row.key,
-      content:
-        row.content_encrypted === null ? row.content : this.cipher.decrypt(row.content_encrypted, cipherBinding(row.mind_id, row.id)),
+      content: row.content_encrypted === null ? row.content : this.decrypt(row.content_encrypted, row.mind_id, row.id),
       tags: JSON.parse(row.tags) as string[],
       verified: Boolean(row.verified),
       verified_at: row.verified_at,
@@ -78,6 +81,18 @@ export class MemoryRows {
       created_at: row.created_at,
       updated_at: row.updated_at,
     };
+  }
+
+  private decrypt(stored: string, mindId: string, memoryId: string): string {
+    try {
+      return this.cipher.decrypt(stored, cipherBinding(mindId, memoryId));
+    } catch (err) {
+      if (!(err instanceof UnreadableCiphertext)) throw err;
+      // Only a changed MIND_ENCRYPTION_KEY (or a damaged row) gets here; say so without details.
+      throw new ApiError(500, "A credentials memory cannot be decrypted: the server's encryption key has changed since it was stored.", {
+        code: 'encryption_key_changed',
+      });
+    }
   }
 }
 

@@ -2,7 +2,7 @@ import type { Memory, MemoryCategory } from '@mindservice/contract';
 import type { Conn, Dialect } from '../db/database.js';
 import type { ChangeParts } from '../events/recorder.js';
 import { MIND_NOT_DELETED } from '../minds/deletions.js';
-import type { ContentCipher } from './crypto.js';
+import type { Cipher } from '../lib/cipher.js';
 import type { KeywordIndex } from './keyword-index.js';
 import { keywordIndexFor, recallPage } from './recall.js';
 import type { PagePosition, RecallFilter, RecallRow } from './recall-filter.js';
@@ -19,7 +19,7 @@ export class MemoriesStore {
   private readonly rows: MemoryRows;
   private readonly keywords: KeywordIndex;
 
-  constructor(cipher: ContentCipher, dialect: Dialect) {
+  constructor(cipher: Cipher, dialect: Dialect) {
     this.rows = new MemoryRows(cipher);
     this.keywords = keywordIndexFor(dialect);
   }
@@ -35,8 +35,7 @@ export class MemoriesStore {
   }
 
   async insert(conn: Conn, mindId: string, memory: Memory, index: IndexChangeSink): Promise<void> {
-    if (this.keywords.insertOne) return this.keywords.insertOne(conn, this.rows, mindId, memory, index);
-    return this.insertMany(conn, mindId, [memory]);
+    return this.keywords.insertOne(conn, this.rows, mindId, memory, index);
   }
 
   /**

@@ -2,6 +2,7 @@ import type { contract } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import type { Area } from '../core/area.js';
 import { Deliverer } from './delivery.js';
+import { Cipher } from '../lib/cipher.js';
 import { SecretBox } from './secret-box.js';
 import { WebhookSender } from './sender.js';
 import { queueDeliveries, WebhooksService } from './service.js';
@@ -16,7 +17,7 @@ export function webhooksArea(ctx: AppContext): Area<typeof contract.webhooks> {
     allowPrivate: ctx.config.webhookAllowPrivate,
     targets: WebhookTargets.fromConfig(ctx.config),
   });
-  const secrets = SecretBox.fromConfig(ctx.config);
+  const secrets = new SecretBox(Cipher.fromConfig(ctx.config));
   const deliverer = new Deliverer(ctx, sender, secrets);
   const worker = new DeliveryWorker(ctx, deliverer);
   const webhooks = new WebhooksService(ctx, secrets, deliverer, () => worker.wake());

@@ -1,6 +1,6 @@
 import type { Memory } from '@mindservice/contract';
 import { newId } from '../../src/lib/secrets.js';
-import { ContentCipher } from '../../src/memories/crypto.js';
+import { Cipher } from '../../src/lib/cipher.js';
 import { MemoriesStore } from '../../src/memories/store.js';
 import type { TestService } from '../harness.js';
 
@@ -26,7 +26,7 @@ export async function seedNotes(svc: TestService, mindId: string, items: Array<{
     };
   });
   await svc.ctx.db.transaction((trx) =>
-    new MemoriesStore(ContentCipher.fromConfig(svc.ctx.config), svc.ctx.dialect).insertMany(trx, mindId, memories),
+    new MemoriesStore(Cipher.fromConfig(svc.ctx.config), svc.ctx.dialect).insertMany(trx, mindId, memories),
   );
   return memories;
 }

@@ -1,17 +1,24 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Config } from '../lib/config.js';
-import { ApiError } from '../http/api-error.js';
-import { loadOrCreateKeyFile } from '../lib/keyfile.js';
+import type { Config } from './config.js';
+import { loadOrCreateKeyFile } from './keyfile.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** A stored value that does not decrypt: another key (MIND_ENCRYPTION_KEY changed), another binding, or damage. */
+export class UnreadableCiphertext extends Error {
+  constructor() {
+    super('the value does not decrypt with this key and binding');
+  }
+}
+
 /**
- * AES-256-GCM for `credentials` memories. Each value gets a fresh random IV and is bound to its
- * memory (mind id + memory id as associated data), so a ciphertext copied onto another row fails
- * to decrypt instead of revealing a secret there. Stored as base64(iv + tag + ciphertext).
+ * The service's one cipher for what it must read back in clear (credentials memories, webhook
+ * secrets): AES-256-GCM, a fresh random IV per value, and a binding (associated data, such as the
+ * row's ids) so a value copied onto another row fails to decrypt instead of revealing a secret
+ * there. Stored as base64(iv + tag + ciphertext).
  */
-export class ContentCipher {
+export class Cipher {
   private readonly key: Buffer;
 
   constructor(hexKey: string) {
@@ -20,8 +27,8 @@ export class ContentCipher {
   }
 
   /** MIND_ENCRYPTION_KEY, else a key generated once into the data directory. */
-  static fromConfig(config: Config): ContentCipher {
-    return new ContentCipher(config.encryptionKey ?? loadOrCreateKeyFile(config.dataDir, 'encryption-key'));
+  static fromConfig(config: Pick<Config, 'encryptionKey' | 'dataDir'>): Cipher {
+    return new Cipher(config.encryptionKey ?? loadOrCreateKeyFile(config.dataDir, 'encryption-key'));
   }
 
   encrypt(plaintext: string, binding: string): string {
@@ -32,6 +39,7 @@ export class ContentCipher {
     return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
   }
 
+  /** The plaintext; UnreadableCiphertext when the key, the binding or the bytes are not those it was stored with. */
   decrypt(stored: string, binding: string): string {
     const bytes = Buffer.from(stored, 'base64');
     try {
@@ -40,12 +48,7 @@ export class ContentCipher {
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
     } catch {
-      // Only a changed MIND_ENCRYPTION_KEY (or a damaged row) gets here; say so without details.
-      throw new ApiError(500, "A credentials memory cannot be decrypted: the server's encryption key has changed since it was stored.", {
-        code: 'encryption_key_changed',
-      });
+      throw new UnreadableCiphertext();
     }
   }
 }
-
-export const cipherBinding = (mindId: string, memoryId: string) => `${mindId}:${memoryId}`;
