@@ -1,7 +1,9 @@
-// The server's layers (docs/architecture.md, "Layers"), checked by `pnpm layers` in CI: a folder of
-// server/src imports only its own files and folders of a lower rank; the composition root (the files
-// directly in server/src: app.ts, serve.ts, cli.ts, main.ts, migrations.ts) imports anything and
-// nothing imports it. Type-only imports count too. A new folder must be given a rank here.
+// The layers (docs/architecture.md, "Layers"), checked by `pnpm layers` in CI. Between the packages:
+// the contract stands alone, the SDK builds on it, the agent and the console on the SDK, and nothing
+// imports the server. In server/src a folder imports only its own files and folders of a lower rank;
+// the composition root (the files directly in server/src: app.ts, serve.ts, cli.ts, main.ts,
+// migrations.ts) imports anything and nothing imports it. Type-only imports count too. A new folder
+// of server/src must be given a rank here.
 const RANKS = [
   { name: 'lib', folders: ['lib'] }, // imports nothing of ours
   { name: 'db', folders: ['db'] },
@@ -27,9 +29,43 @@ const layerRules = RANKS.map((rank, i) => ({
   to: { path: folders(RANKS.slice(i).flatMap((r) => r.folders)), pathNot: `${SRC}$1/` },
 }));
 
+const PACKAGES = ['contract', 'sdk', 'agent', 'console', 'server'];
+/** What each package may import of the others (their src/ folders); the server is imported by none. */
+const PACKAGE_IMPORTS = { contract: [], sdk: ['contract'], agent: ['sdk', 'contract'], console: ['sdk', 'contract'], server: ['contract'] };
+const packageRules = PACKAGES.map((pkg) => {
+  const others = PACKAGES.filter((other) => other !== pkg && !PACKAGE_IMPORTS[pkg].includes(other));
+  return {
+    name: `${pkg}-package-imports`,
+    comment: `${pkg}/src imports ${PACKAGE_IMPORTS[pkg].length ? `only ${PACKAGE_IMPORTS[pkg].join(' and ')} of the other packages` : 'no other package'}`,
+    severity: 'error',
+    from: { path: `^${pkg}/src/` },
+    to: { path: `^(${others.join('|')})/src/` },
+  };
+});
+
+/** Within the SDK, core/ (transport, errors, paging) sits below everything but the contract's re-export. */
+const sdkRules = [
+  {
+    name: 'sdk-core-imports-down',
+    comment: 'sdk/src/core imports only core/ and the contract (contract.ts, openapi-shim.ts)',
+    severity: 'error',
+    from: { path: '^sdk/src/core/' },
+    to: { path: '^sdk/src/', pathNot: '^sdk/src/(core/|contract\\.ts$|openapi-shim\\.ts$)' },
+  },
+  {
+    name: 'contract-errors-at-the-bottom',
+    comment: 'contract/src/errors imports only its own files and zod.ts',
+    severity: 'error',
+    from: { path: '^contract/src/errors/' },
+    to: { path: '^contract/src/', pathNot: '^contract/src/(errors/|zod\\.ts$)' },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...packageRules,
+    ...sdkRules,
     ...layerRules,
     {
       name: 'composition-root-on-top',
@@ -61,7 +97,7 @@ module.exports = {
     },
   ],
   options: {
-    includeOnly: SRC,
+    includeOnly: `^(${PACKAGES.join('|')})/src/`,
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

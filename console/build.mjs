@@ -38,7 +38,7 @@ export async function buildConsole(esbuild, root) {
     target: ['es2022', 'chrome111', 'firefox115', 'safari16.4'],
     jsx: 'automatic',
     jsxImportSource: 'preact',
-    alias: { '@asteasolutions/zod-to-openapi': join(root, 'sdk/src/core/openapi-shim.ts') },
+    alias: { '@asteasolutions/zod-to-openapi': join(root, 'sdk/src/openapi-shim.ts') },
     define: { 'process.env.NODE_ENV': '"production"' },
     minify: true,
     sourcemap: 'linked',

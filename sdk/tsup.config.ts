@@ -18,7 +18,7 @@ export default defineConfig([
     target: 'node20',
     external: ['@ts-rest/core', 'zod'],
     esbuildOptions(options) {
-      options.alias = { '@asteasolutions/zod-to-openapi': resolve(__dirname, 'src/core/openapi-shim.ts') };
+      options.alias = { '@asteasolutions/zod-to-openapi': resolve(__dirname, 'src/openapi-shim.ts') };
     },
     dts: {
       // The contract's imports of @ts-rest/core and zod resolve to the SDK's own copies, so the declarations
