@@ -43,7 +43,8 @@ describe('fuzz: JSON-RPC batches on /mcp', () => {
     const args = (tool: string): unknown => {
       if (random() < 0.15) return junk();
       const pool: Record<string, unknown> = {
-        id: pick([...scripts, computerId, 'nope', 7]),
+        script_id: pick([...scripts, 'nope', 7]),
+        computer_id: pick([computerId, 'nope', 7]),
         title: pick(['fuzz', '', 5]),
         limit: pick([1, 100, 0, 'x']),
         q: pick(['fuzz', '', 3]),
