@@ -16,7 +16,7 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const PostChatBody = z
   .object({
-    role: ChatRole.openapi({ description: '`agent` for the agent\'s own words, `human` for its human\'s.' }),
+    role: ChatRole.openapi({ description: "`agent` for the agent's own words, `human` for its human's." }),
     content: z.string().min(1).max(65536).openapi({ description: 'The message.', example: 'Please keep each summary under 300 words.' }),
     thread: NonBlank(200).optional().openapi({ description: 'Thread name, default `default`.', example: 'default' }),
   })

@@ -47,7 +47,11 @@ export const StoreMemoryBody = z
   .object({
     category: MemoryCategory,
     key: NonBlank(200).optional().openapi({ description: 'A name for it, unique within the mind and category.', example: 'writing-style' }),
-    content: z.string().min(1).max(65536).openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences and British spelling.' }),
+    content: z
+      .string()
+      .min(1)
+      .max(65536)
+      .openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences and British spelling.' }),
     tags: Tags.optional(),
     source: z.string().max(200).optional().openapi({ description: 'Where it came from.', example: 'chat 2026-11-20' }),
   })
@@ -58,7 +62,12 @@ export const UpdateMemoryBody = atLeastOneOf(
   z.object({
     category: MemoryCategory.optional(),
     key: NonBlank(200).nullish().openapi({ description: 'null removes the key.', example: 'writing-style' }),
-    content: z.string().min(1).max(65536).optional().openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences, British spelling and no emoji.' }),
+    content: z
+      .string()
+      .min(1)
+      .max(65536)
+      .optional()
+      .openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences, British spelling and no emoji.' }),
     tags: Tags.optional(),
     source: z.string().max(200).nullish().openapi({ description: 'Where it came from; null clears it.', example: 'chat 2026-11-23' }),
   }),

@@ -48,7 +48,10 @@ export const Task = z
 export type Task = z.infer<typeof Task>;
 
 const Title = NonBlank(500).openapi({ description: 'What is to be done, in a line.', example: 'Summarise the three papers' });
-const Description = z.string().max(20000).openapi({ description: 'Details: how, why, what done means.', example: 'Two paragraphs each, with citations.' });
+const Description = z
+  .string()
+  .max(20000)
+  .openapi({ description: 'Details: how, why, what done means.', example: 'Two paragraphs each, with citations.' });
 
 export const CreateTaskBody = z
   .object({

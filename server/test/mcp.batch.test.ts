@@ -114,7 +114,9 @@ describe('MCP batches', () => {
   test('waiting is bounded for the whole batch: waits past the budget are cut short', async () => {
     const mind = await svc.mind();
     const { computerId } = await registerComputer(svc, mind.mindKey);
-    const batch = [1, 2, 3].map(() => toolCall('queue_command', { computer_id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait: 2 }));
+    const batch = [1, 2, 3].map(() =>
+      toolCall('queue_command', { computer_id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait: 2 }),
+    );
     const started = Date.now();
     const answer = await postMcp(mcpUrl(), mind.mindKey, batch, '2025-03-26');
     const elapsed = Date.now() - started;
@@ -205,7 +207,8 @@ describe('MCP answers with the default bound', () => {
     const content = 'z'.repeat(1_000_000);
     const script = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'huge', content }).expect(201)).body as { id: string };
     for (const revision of ['2025-11-25', '2025-03-26']) {
-      const body = revision === '2025-03-26' ? [toolCall('get_script', { script_id: script.id })] : toolCall('get_script', { script_id: script.id });
+      const body =
+        revision === '2025-03-26' ? [toolCall('get_script', { script_id: script.id })] : toolCall('get_script', { script_id: script.id });
       const answer = await postMcp(mcpUrl(), mindKey, body, revision);
       t.diagnostic(`${revision}: ${answer.bytes} bytes`);
       assert.equal(answer.status, 200);

@@ -240,14 +240,20 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
       label: 'a batch under 2025-11-25 (refused: batches left MCP in 2025-06-18)',
       fast: false,
       headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-11-25' },
-      body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body), { ...JSON.parse(legacy('get_task', { task_id: taskId }).body), id: 2 }]),
+      body: JSON.stringify([
+        JSON.parse(legacy('list_tasks', {}).body),
+        { ...JSON.parse(legacy('get_task', { task_id: taskId }).body), id: 2 },
+      ]),
     },
     // Batches (2025-03-26): each call by the fast path or by the SDK, one after the other, in order.
     {
       label: 'a 2025-03-26 batch of two calls',
       fast: false,
       headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-03-26' },
-      body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body), { ...JSON.parse(legacy('get_task', { task_id: taskId }).body), id: 2 }]),
+      body: JSON.stringify([
+        JSON.parse(legacy('list_tasks', {}).body),
+        { ...JSON.parse(legacy('get_task', { task_id: taskId }).body), id: 2 },
+      ]),
     },
     {
       label: 'a 2025-03-26 batch of calls the fast path leaves, a notification and tools/list',

@@ -3,9 +3,10 @@ import { contract, isIdempotent, isWrite, listRoutes } from '@mindservice/contra
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import { apiErrorOf, errorBody, internalError } from '../http/errors.js';
 import type { MindCaller } from '../http/caller.js';
-import type { RouteAnswer, RouteInput } from '../http/pipeline.js';
+import type { RouteAnswer } from '../http/pipeline.js';
 import type { ApiRequest } from '../http/router.js';
-import { type ArgumentPlaces, inputOf, type OpenApiOperation } from './schemas.js';
+import { inToolTerms, routeInputOf } from './arguments.js';
+import { inputOf, type OpenApiOperation } from './schemas.js';
 import { screenOf, screenshotResult } from './screen.js';
 import { MCP_TOOLS, type RouteKey, toolName } from './table.js';
 import type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
@@ -66,7 +67,8 @@ function describe(schema: Schema, name: string, words: string, key: string) {
   const [first, ...rest] = name.split('.');
   const properties = schema.properties as Record<string, Schema> | undefined;
   const property = first === undefined ? undefined : properties?.[first];
-  if (!property || !properties || first === undefined) throw new Error(`wording.ts describes ${name}, which the tool of ${key} does not take`);
+  if (!property || !properties || first === undefined)
+    throw new Error(`wording.ts describes ${name}, which the tool of ${key} does not take`);
   if (rest.length) describe(property, rest.join('.'), words, key);
   else properties[first] = { ...property, description: words };
 }
@@ -83,7 +85,12 @@ export async function runTool(
   const { wait, ...routeArgs } = args;
   const seconds = tool.waits ? waitOf(wait) : 0;
   const input = routeInputOf(tool.places, tool.waits ? routeArgs : args);
-  let answer = await invoke(tool.key, input, caller, req, res);
+  let answer: RouteAnswer;
+  try {
+    answer = await invoke(tool.key, input, caller, req, res);
+  } catch (err) {
+    throw inToolTerms(err, tool.places);
+  }
   if (seconds > 0) answer = await awaitCommand(invoke, input.params.id, answer, seconds, caller, req, res);
   if (tool.key === SCREENSHOT_ROUTE && answer.kind === 'bytes') {
     // The screen as the agent reported it, read after the shot so a change it reported with it counts.
@@ -97,23 +104,6 @@ const SCREENSHOT_ROUTE = 'computers.screenshot';
 const COMPUTER_ROUTE = 'computers.getComputer';
 /** The tools that answer a command: one that ended `failed` is a tool error carrying the agent's reason. */
 const COMMAND_ROUTES = new Set(['computers.queueCommand', 'computers.getCommand']);
-
-/** A query value as the URL would carry it: the route's query schema reads text (numbers as their decimal digits). */
-const asQueryText = (value: unknown): unknown =>
-  typeof value === 'number' || typeof value === 'boolean' ? String(value) : Array.isArray(value) ? value.map(asQueryText) : value;
-
-/** The route's request parts from a tool call's arguments. */
-export function routeInputOf(places: ArgumentPlaces, args: Record<string, unknown>): RouteInput {
-  const input: RouteInput = { params: {}, query: {}, body: places.body ? {} : undefined };
-  for (const [name, value] of Object.entries(args)) {
-    const param = Object.hasOwn(places.path, name) ? places.path[name] : undefined;
-    if (param !== undefined) input.params[param] = value;
-    else if (places.query.includes(name)) {
-      if (value !== undefined) input.query[name] = asQueryText(value);
-    } else if (places.body) (input.body as Record<string, unknown>)[name] = value;
-  }
-  return input;
-}
 
 /**
  * A route's answer as a tool result: a line about it, then its JSON as text, once. Not as

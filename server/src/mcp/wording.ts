@@ -19,11 +19,13 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
     args: { cursor: CURSOR },
   },
   'tasks.createTask': {
-    description: 'Create a task (pending; priority normal unless given). Answers the task and its id for get_task, update_task, complete_task.',
+    description:
+      'Create a task (pending; priority normal unless given). Answers the task and its id for get_task, update_task, complete_task.',
   },
   'tasks.getTask': { description: 'Read one task by its id (from list_tasks or create_task).' },
   'tasks.updateTask': {
-    description: "Change a task's title, description, priority, status or due date; only the fields given change. Status done sets completed_at.",
+    description:
+      "Change a task's title, description, priority, status or due date; only the fields given change. Status done sets completed_at.",
   },
   'tasks.completeTask': { description: 'Mark a task done (sets completed_at). The same as update_task with status done.' },
   'tasks.deleteTask': {
@@ -73,7 +75,8 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
   },
   'memories.deleteScript': { description: 'Delete a script for good.' },
   'computers.listComputers': {
-    description: 'List the computers this mind can control, with their ids, status and screen size. Use a computer id with screenshot and queue_command.',
+    description:
+      'List the computers this mind can control, with their ids, status and screen size. Use a computer id with screenshot and queue_command.',
     args: { cursor: CURSOR },
   },
   'computers.queueCommand': {
