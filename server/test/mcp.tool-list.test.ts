@@ -62,6 +62,7 @@ describe('the MCP tool list', () => {
           if (typeof node.description === 'string') assert.doesNotMatch(node.description, pattern, `${where}: ${what}`);
         }
         assert.ok(!('examples' in node) && !('example' in node), `${where}: no examples`);
+        assert.doesNotMatch(String(node.description ?? ''), /Example:/, `${where}: no example in words`);
         assert.ok(typeof node.pattern !== 'string' || node.pattern.length <= 40, `${where}: a pattern of ${String(node.pattern).length}`);
         const properties = node.type === 'object' ? Object.keys((node.properties as object | undefined) ?? {}) : [];
         assert.ok(!properties.includes('id') && !properties.includes('cid'), `${where}: an argument named for what it holds`);

@@ -9,13 +9,16 @@ const isSchema = (value: unknown): value is Schema => typeof value === 'object' 
 const QUERY_BOOLEAN_WORDS = new Set(['true', 'false', '1', '0']);
 /** Keys of a schema that only tie fields together (one of x/y needs the other): left to the route. */
 const RULE_KEYS = ['allOf', 'oneOf', 'anyOf', 'not'] as const;
+/** The example some descriptions say in words (Swagger UI would send an `example` of a query parameter). */
+const EXAMPLE_IN_WORDS = /\s*Example: `[^`]*`\.?/g;
 
 /** `schema` without examples, patterns and cross-field rules; query-string booleans as booleans. */
 export function leanSchema(schema: Schema): Schema {
   const out: Schema = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === 'examples' || key === 'example' || key === 'pattern') continue;
-    if (key === 'properties' && isSchema(value)) {
+    if (key === 'description' && typeof value === 'string') out.description = value.replace(EXAMPLE_IN_WORDS, '');
+    else if (key === 'properties' && isSchema(value)) {
       out.properties = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, leanNode(property)]));
     } else if (key === 'items' || key === 'additionalProperties') out[key] = leanNode(value);
     else if ((RULE_KEYS as readonly string[]).includes(key)) {
