@@ -71,7 +71,7 @@ describe('MCP computer use', () => {
       }
     });
 
-    test(`${label}: a command that failed is a tool error with its reason, from queue_command and get_command`, async () => {
+    test(`${label}: a failed command is a tool error with its reason; a zoom's PNG is an image`, async () => {
       const { mindKey } = await svc.mind();
       const { computerId, token } = await registerComputer(svc, mindKey);
       const client = await connect(mindKey);
@@ -89,6 +89,19 @@ describe('MCP computer use', () => {
         const read = await client.callTool({ name: 'get_command', arguments: { computer_id: computerId, command_id: commandId } });
         assert.equal(read.isError, true);
         assert.equal(read.content[0]?.text, result.content[0]?.text);
+
+        // A zoom's (or screenshot's) PNG is an image block, not base64 in the JSON text.
+        const png = greyPng(40, 30);
+        const zoomed = client.callTool({
+          name: 'queue_command',
+          arguments: { computer_id: computerId, type: 'zoom', payload: { x: 0, y: 0, width: 20, height: 15 }, wait: 20 },
+        });
+        await agentAnswers(token, 'zoom', { status: 'done', result: { screenshot_b64: png.toString('base64'), width: 40, height: 30 } });
+        const zoom = await zoomed;
+        assert.notEqual(zoom.isError, true, zoom.content[0]?.text);
+        assert.match(zoom.content[0]?.text ?? '', /Its PNG follows as an image\.$/);
+        assert.deepEqual(zoom.content[2], { type: 'image', mimeType: 'image/png', data: png.toString('base64') });
+        assert.equal((dataOf(zoom).result as Record<string, unknown>).screenshot_b64, undefined);
 
         // A command that is done is no error.
         const moved = client.callTool({

@@ -51,3 +51,14 @@ export function screenshotResult(png: Buffer, mimeType: string, screen: PngSize 
     ],
   };
 }
+
+/**
+ * A finished screenshot or zoom as `get_command` reads it carries its PNG as base64 in
+ * `result.screenshot_b64`: as text a model cannot see it. Its JSON without the bytes, and the image.
+ */
+export function withoutPng(command: Record<string, unknown>): { command: Record<string, unknown>; png?: string } {
+  const result = command.result as Record<string, unknown> | null | undefined;
+  if (typeof result?.screenshot_b64 !== 'string') return { command };
+  const { screenshot_b64: png, ...rest } = result;
+  return { command: { ...command, result: rest }, png };
+}

@@ -7,7 +7,7 @@ import type { RouteAnswer } from '../http/pipeline.js';
 import type { ApiRequest } from '../http/router.js';
 import { inToolTerms, routeInputOf } from './arguments.js';
 import { inputOf, type OpenApiOperation } from './schemas.js';
-import { screenOf, screenshotResult } from './screen.js';
+import { screenOf, screenshotResult, withoutPng } from './screen.js';
 import { MCP_TOOLS, type RouteKey, toolName } from './table.js';
 import type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
 import { addWait, awaitCommand, waitOf } from './wait.js';
@@ -119,7 +119,18 @@ export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   }
   if (answer.kind === 'empty') return { content: [{ type: 'text', text: `Done: ${tool.definition.title ?? tool.definition.name}.` }] };
   const body = answer.body as Record<string, unknown>;
-  if (COMMAND_ROUTES.has(tool.key) && body.status === 'failed') {
+  if (COMMAND_ROUTES.has(tool.key)) return commandResultOf(tool, body);
+  return {
+    content: [
+      { type: 'text', text: summaryOf(tool, body) },
+      { type: 'text', text: JSON.stringify(body) },
+    ],
+  };
+}
+
+/** A command's answer: `failed` is a tool error with the agent's reason; a screenshot's or zoom's PNG is an image. */
+function commandResultOf(tool: McpTool, body: Record<string, unknown>): ToolResult {
+  if (body.status === 'failed') {
     const reason = typeof body.error === 'string' && body.error ? body.error : 'no reason given';
     return {
       isError: true,
@@ -129,10 +140,13 @@ export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
       ],
     };
   }
+  const { command, png } = withoutPng(body);
+  const summary = summaryOf(tool, body) + (png ? ' Its PNG follows as an image.' : '');
   return {
     content: [
-      { type: 'text', text: summaryOf(tool, body) },
-      { type: 'text', text: JSON.stringify(body) },
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(command) },
+      ...(png ? [{ type: 'image' as const, data: png, mimeType: 'image/png' }] : []),
     ],
   };
 }

@@ -95,7 +95,8 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
     },
   },
   'computers.getCommand': {
-    description: "Read a command queue_command sent: its status (queued, sent, done, failed, expired, cancelled) and the agent's result.",
+    description:
+      "Read a command queue_command sent: its status (queued, sent, done, failed, expired, cancelled) and the agent's result; a screenshot's or zoom's PNG comes as an image.",
   },
   'computers.screenshot': {
     description:
