@@ -79,7 +79,7 @@ async function send(url: string, request: { method?: string; headers: Record<str
 }
 
 /** The JSON-RPC result in an answer that is JSON or an SSE stream of one message. */
-function resultOf(text: string): { structuredContent?: { tasks?: unknown[] }; isError?: boolean } | undefined {
+function resultOf(text: string): { content?: Array<{ text?: string }>; isError?: boolean } | undefined {
   const json = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)?.[1];
   return json ? JSON.parse(json).result : undefined;
 }
@@ -106,7 +106,9 @@ export async function benchMcp(kind: DatabaseKind, opts: HttpOptions, rounds: nu
     for (const { label, request } of forms) {
       const answer = await send(mcpUrl, request);
       const result = resultOf(answer.text);
-      if (answer.status !== 200 || result?.isError || result?.structuredContent?.tasks?.length !== 20) {
+      // The route's JSON is the second text block (the first is a summary line).
+      const tasks = result?.content?.[1]?.text ? (JSON.parse(result.content[1].text) as { tasks?: unknown[] }).tasks : undefined;
+      if (answer.status !== 200 || result?.isError || tasks?.length !== 20) {
         throw new Error(`tools/call list_tasks (${label}): ${answer.status} ${answer.text.slice(0, 500)}`);
       }
       expected.push(answer.text);

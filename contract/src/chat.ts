@@ -16,8 +16,8 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 
 export const PostChatBody = z
   .object({
-    role: ChatRole,
-    content: z.string().min(1).max(65536).openapi({ example: 'Please keep each summary under 300 words.' }),
+    role: ChatRole.openapi({ description: "`agent` for the agent's own words, `human` for its human's." }),
+    content: z.string().min(1).max(65536).openapi({ description: 'The message.', example: 'Please keep each summary under 300 words.' }),
     thread: NonBlank(200).optional().openapi({ description: 'Thread name, default `default`.', example: 'default' }),
   })
   .openapi('PostChatBody');
@@ -113,7 +113,9 @@ export const chatRoutes = c.router({
     description:
       "Finds the mind's chat messages, in every thread unless `thread` is given, by their words (full-text over the content) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. By meaning, the candidates are the best keyword hits and the newest messages that pass the filters. At most `limit` a page, " +
       PAGE_BYTES +
-      '. Page with `next_cursor`.',
+      '. Page with `next_cursor`.' +
+      ' `mode=semantic` while embeddings are off on this server (`MIND_EMBEDDINGS=off`) is 400, and so is a `cursor` this list did not give' +
+      ' (`cursor_invalid`) or one of another search (`q`, `mode` or a filter changed since the first page).',
     query: ChatSearchQuery,
     responses: { 200: ChatSearchResult, ...errors(400) },
     metadata: chat,

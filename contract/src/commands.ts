@@ -100,7 +100,9 @@ export const ClickPayload = z
 export const MovePayload = z
   .object({ x: Coordinate, y: Coordinate, modifiers: Modifiers })
   .openapi('MovePayload', { example: { x: 100, y: 200 } });
-export const TypePayload = z.object({ text: z.string().min(1).max(10_000) }).openapi('TypePayload', { example: { text: 'hello world' } });
+export const TypePayload = z
+  .object({ text: z.string().min(1).max(10_000).openapi({ description: 'The text to type.' }) })
+  .openapi('TypePayload', { example: { text: 'hello world' } });
 const KeyNames = z
   .array(NonBlank(50))
   .min(1)

@@ -153,7 +153,8 @@ export const computersContract = c.router(
       method: 'POST',
       path: '/computers/register',
       summary: 'Register a computer (agent)',
-      description: 'Called by `screen-remote-agent register` with an install code; returns the Computer Token once.',
+      description:
+        'Called by `screen-remote-agent register` with an install code; returns the Computer Token once. A code that is unknown (`install_code_unknown`), already used (`install_code_used`) or expired (`install_code_expired`, after 15 minutes) is 400.',
       body: RegisterComputerBody,
       responses: { 201: RegisteredComputer, ...errors(409, 429), ...bodyErrors },
       metadata: meta('none', 'Computer agent'),
@@ -173,7 +174,7 @@ export const computersContract = c.router(
       path: '/computers/me/commands/:cid/result',
       summary: 'Report a command result (agent)',
       description:
-        "Up to 25 MB (screenshots, `result.screenshot_b64`); the rest of a result at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`, else 413). Another computer's command is 404; a finished one 409.",
+        "Up to 25 MB (screenshots, `result.screenshot_b64`); the rest of a result at most 64 KB of JSON (`MIND_MAX_RESULT_BYTES`, else 413). Another computer's command is 404; a finished one 409. A `done` screenshot or zoom without `result.screenshot_b64` is 400.",
       pathParams: z.object({ cid: Id('Command') }),
       body: CommandResultBody,
       responses: {
@@ -215,7 +216,8 @@ export const computersContract = c.router(
       path: '/computers/:id/commands',
       summary: 'Queue a command',
       description:
-        "Queues a command for the computer's agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer or one with `MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER` commands queued.",
+        "Queues a command for the computer's agent; read its outcome with GET /computers/:id/commands/:cid. 409 for a disabled computer or one with `MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER` commands queued. " +
+        "400 for a `zoom` whose region does not lie inside the screen the computer's agent reported (`screen` of GET /computers/:id; the message names the edge it crosses); with no screen reported yet, the agent checks it.",
       pathParams: ComputerParams,
       body: QueueCommandBody,
       responses: { 201: QueuedCommand, ...errors(404, 409), ...mindKeyErrors, ...bodyErrors },
@@ -228,7 +230,7 @@ export const computersContract = c.router(
       description:
         'For URL-only tools: `?type=click&x=10&y=20`, `?type=type&text=hi`, `?type=key&keys=ctrl,c`, `?type=scroll&deltaY=300`, `?type=drag&path=10,10;50,40;90,80`. ' +
         "Each type takes its payload's fields by their own names and no others (400 naming a parameter of another type); lists are comma-separated (`keys`, `modifiers`) and a drag's `path` is `x,y` points separated by `;`. " +
-        'See QueueCommandBody for what each type takes.',
+        'See QueueCommandBody for what each type takes. As with POST /computers/:id/commands, a `zoom` whose region does not lie inside the screen the agent reported is 400.',
       pathParams: ComputerParams,
       query: QueueCommandQuery,
       responses: { 201: QueuedCommand, ...errors(400, 404, 409), ...mindKeyErrors },
@@ -240,7 +242,8 @@ export const computersContract = c.router(
       summary: 'Recent commands',
       description:
         `Newest first, at most \`limit\` a page, ${PAGE_BYTES}: pass \`next_cursor\` as \`cursor\` for the next page (null on the last).` +
-        ' Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.',
+        ' Results carry no screenshot bytes: a screenshot is `result.screenshot: {bytes, url}`; fetch the PNG from that url.' +
+        ' A `cursor` this list did not give is 400 (`cursor_invalid`).',
       pathParams: ComputerParams,
       query: z.object({
         limit: QueryInteger(1, 200).optional().openapi({ description: '1..200, default 20.' }),

@@ -22,7 +22,7 @@ export const Tag = NonBlank(100);
 export const Tags = z
   .array(Tag)
   .max(50)
-  .openapi({ example: ['writing', 'style'] });
+  .openapi({ description: 'Words to find it by.', example: ['writing', 'style'] });
 
 export const Memory = z
   .object({
@@ -46,10 +46,14 @@ export type Memory = z.infer<typeof Memory>;
 export const StoreMemoryBody = z
   .object({
     category: MemoryCategory,
-    key: NonBlank(200).optional().openapi({ example: 'writing-style' }),
-    content: z.string().min(1).max(65536).openapi({ example: 'Prefers short sentences and British spelling.' }),
+    key: NonBlank(200).optional().openapi({ description: 'A name for it, unique within the mind and category.', example: 'writing-style' }),
+    content: z
+      .string()
+      .min(1)
+      .max(65536)
+      .openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences and British spelling.' }),
     tags: Tags.optional(),
-    source: z.string().max(200).optional().openapi({ example: 'chat 2026-11-20' }),
+    source: z.string().max(200).optional().openapi({ description: 'Where it came from.', example: 'chat 2026-11-20' }),
   })
   .openapi('StoreMemoryBody');
 export type StoreMemoryBody = z.infer<typeof StoreMemoryBody>;
@@ -58,9 +62,14 @@ export const UpdateMemoryBody = atLeastOneOf(
   z.object({
     category: MemoryCategory.optional(),
     key: NonBlank(200).nullish().openapi({ description: 'null removes the key.', example: 'writing-style' }),
-    content: z.string().min(1).max(65536).optional().openapi({ example: 'Prefers short sentences, British spelling and no emoji.' }),
+    content: z
+      .string()
+      .min(1)
+      .max(65536)
+      .optional()
+      .openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences, British spelling and no emoji.' }),
     tags: Tags.optional(),
-    source: z.string().max(200).nullish().openapi({ example: 'chat 2026-11-23' }),
+    source: z.string().max(200).nullish().openapi({ description: 'Where it came from; null clears it.', example: 'chat 2026-11-23' }),
   }),
 ).openapi('UpdateMemoryBody', {
   description: 'Only the fields given change (at least one); unknown fields are ignored.',

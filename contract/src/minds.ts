@@ -169,7 +169,7 @@ export const mindsContract = c.router(
       path: '/minds/:id/keys',
       summary: 'Make a Mind Key',
       description:
-        "Makes another key for the mind, shown once in this answer. `scope: read` makes a key that reads the mind but changes nothing; `expires_at` one that stops working then. To rotate a key: make a new one, move the agent to it, revoke the old one (DELETE /minds/:id/keys/:key_id). At most 100 keys a mind. Another user's mind is a 404.",
+        "Makes another key for the mind, shown once in this answer. `scope: read` makes a key that reads the mind but changes nothing; `expires_at` one that stops working then. To rotate a key: make a new one, move the agent to it, revoke the old one (DELETE /minds/:id/keys/:key_id). At most 100 keys a mind. Another user's mind is a 404. An `expires_at` that is not in the future is 400.",
       pathParams: IdParams('Mind'),
       body: CreateMindKeyBody,
       responses: { 201: CreatedMindKey, ...errors(404, 409), ...bodyErrors },

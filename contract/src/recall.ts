@@ -91,7 +91,9 @@ export const recallRoutes = c.router({
     description:
       'Finds memories by their words (full-text over key, content and tags) and by their meaning (embeddings), fused (`mode=hybrid`, the default), or by one alone (`mode=keyword`, `mode=semantic`); each hit says how it `match`ed. Verified memories rank higher. A memory is found by meaning once the background worker embedded it (`pending_embeddings` in GET /memory/stats). `credentials` memories appear only when `category=credentials` is asked for, by keyword. At most `limit` a page, ' +
       PAGE_BYTES +
-      '. Page with `next_cursor`.',
+      '. Page with `next_cursor`.' +
+      ' `mode=semantic` while embeddings are off on this server (`MIND_EMBEDDINGS=off`) is 400, and so is a `cursor` this list did not give' +
+      ' (`cursor_invalid`) or one of another search (`q`, `mode` or a filter changed since the first page).',
     query: RecallQuery,
     responses: { 200: RecallResult, ...errors(400) },
     metadata: mk,

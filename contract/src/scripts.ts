@@ -35,9 +35,9 @@ export type Script = z.infer<typeof Script>;
 export const CreateScriptBody = z
   .object({
     name: NonBlank(200).openapi({ description: 'Unique within the mind.', example: 'fetch-arxiv' }),
-    description: z.string().max(20000).optional().openapi({ example: SCRIPT_DESCRIPTION }),
-    language: NonBlank(50).optional().openapi({ example: 'python' }),
-    content: z.string().max(1_000_000).openapi({ example: SCRIPT_CONTENT }),
+    description: z.string().max(20000).optional().openapi({ description: 'What it does and how to run it.', example: SCRIPT_DESCRIPTION }),
+    language: NonBlank(50).optional().openapi({ description: 'Its language, as a word.', example: 'python' }),
+    content: z.string().max(1_000_000).openapi({ description: 'The source text.', example: SCRIPT_CONTENT }),
   })
   .openapi('CreateScriptBody');
 export const UpdateScriptBody = atLeastOneOf(
@@ -45,7 +45,7 @@ export const UpdateScriptBody = atLeastOneOf(
     name: NonBlank(200).optional().openapi({ description: 'Unique within the mind.', example: 'fetch-arxiv' }),
     description: z.string().max(20000).nullish().openapi({ description: 'null clears it.', example: SCRIPT_DESCRIPTION }),
     language: NonBlank(50).nullish().openapi({ description: 'null clears it.', example: 'python' }),
-    content: z.string().max(1_000_000).optional().openapi({ example: SCRIPT_CONTENT }),
+    content: z.string().max(1_000_000).optional().openapi({ description: 'The source text.', example: SCRIPT_CONTENT }),
   }),
 ).openapi('UpdateScriptBody', {
   description: 'Only the fields given change (at least one); unknown fields are ignored.',

@@ -47,8 +47,11 @@ export const Task = z
   .openapi('Task');
 export type Task = z.infer<typeof Task>;
 
-const Title = NonBlank(500).openapi({ example: 'Summarise the three papers' });
-const Description = z.string().max(20000).openapi({ example: 'Two paragraphs each, with citations.' });
+const Title = NonBlank(500).openapi({ description: 'What is to be done, in a line.', example: 'Summarise the three papers' });
+const Description = z
+  .string()
+  .max(20000)
+  .openapi({ description: 'Details: how, why, what done means.', example: 'Two paragraphs each, with citations.' });
 
 export const CreateTaskBody = z
   .object({
@@ -121,7 +124,7 @@ const auth = meta('mindKey', 'Tasks');
 
 /** The example id is a placeholder: use the `id` of a task you created or listed. */
 const TaskIdParams = z.object({
-  id: Id('Task').openapi({ description: 'Task id (UUID), as answered by POST /mind/task or GET /mind/tasks.' }),
+  id: Id('Task').openapi({ description: 'Task id (UUID).' }),
 });
 
 export const tasksContract = c.router(

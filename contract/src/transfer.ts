@@ -215,7 +215,7 @@ export const transferRoutes = c.router({
     path: '/memory/mind-export',
     summary: 'Export the mind',
     description:
-      'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind).',
+      'The whole mind as one JSON document (`format: "mind-export/1"`). `credentials` content is `[redacted]` unless the owner asks with a JWT and `include_credentials=true` (then `mind_id` names the mind). With a JWT, a request without `mind_id` is 400 (a person may have several minds).',
     query: z.object({
       mind_id: z.string().optional().openapi({
         description:
@@ -233,7 +233,7 @@ export const transferRoutes = c.router({
     path: '/memory/mind-import',
     summary: 'Import a mind export',
     description:
-      "Takes a `mind-export/1` document into the key's mind: `merge` or `replace`; `dry_run=true` reports without changing. A new row gets an id derived from the mind and the item's id (the same on every import of the document into this mind), never the item's own id; an item whose id (or derived id) is one of this mind's rows matches it. At most `MIND_IMPORT_MAX_ITEMS` items (413); imports at a time are limited per account and per server (429 with Retry-After).",
+      "Takes a `mind-export/1` document into the key's mind: `merge` or `replace`; `dry_run=true` reports without changing. A new row gets an id derived from the mind and the item's id (the same on every import of the document into this mind), never the item's own id; an item whose id (or derived id) is one of this mind's rows matches it. At most `MIND_IMPORT_MAX_ITEMS` items (413); imports at a time are limited per account and per server (429 with Retry-After). An item that appears twice in the document is 400 (`import_duplicate`), and nothing is imported.",
     query: ImportQuery,
     body: MindImport,
     responses: { 200: ImportResult, ...errors(409, 413, 429), ...bodyErrors },

@@ -147,7 +147,9 @@ export const webhooksContract = c.router(
       method: 'POST',
       path: '/webhooks',
       summary: 'Create a webhook',
-      description: 'At most 20 per mind (the 21st is 409); the same URL twice in a mind is 409.',
+      description:
+        'At most 20 per mind (the 21st is 409); the same URL twice in a mind is 409.' +
+        ' A `url` this server will not call is 400: one that points at this service itself, or an http://localhost target where the operator has not allowed them (`MIND_WEBHOOK_ALLOW_LOCALHOST`).',
       body: CreateWebhookBody,
       responses: { 201: CreatedWebhook, ...errors(409), ...bodyErrors },
       metadata: auth,
@@ -172,7 +174,9 @@ export const webhooksContract = c.router(
       method: 'PUT',
       path: '/webhooks/:id',
       summary: 'Update a webhook',
-      description: 'A new `secret` signs the next delivery.',
+      description:
+        'A new `secret` signs the next delivery.' +
+        ' A `url` this server will not call is 400: one that points at this service itself, or an http://localhost target where the operator has not allowed them (`MIND_WEBHOOK_ALLOW_LOCALHOST`).',
       pathParams: WebhookParams,
       body: UpdateWebhookBody,
       responses: { 200: Webhook, ...errors(404, 409), ...bodyErrors },

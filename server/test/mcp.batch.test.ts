@@ -73,7 +73,7 @@ describe('MCP batches', () => {
     const { computerId } = await registerComputer(svc, mind.mindKey);
     const started = Date.now();
     const batch = [
-      toolCall('queue_command', { id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait: 1 }),
+      toolCall('queue_command', { computer_id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait: 1 }),
       toolCall('create_task', { title: 'after the wait' }),
     ];
     const answer = await postMcp(mcpUrl(), mind.mindKey, batch, '2025-03-26');
@@ -98,7 +98,7 @@ describe('MCP batches', () => {
   test('a single call has one log line, naming its tool and whether it failed', async () => {
     const { mindKey } = await svc.mind();
     const ok = await postMcp(mcpUrl(), mindKey, toolCall('list_tasks'), '2025-11-25');
-    const failed = await postMcp(mcpUrl(), mindKey, toolCall('get_task', { id: 'nope' }), '2025-11-25');
+    const failed = await postMcp(mcpUrl(), mindKey, toolCall('get_task', { task_id: 'nope' }), '2025-11-25');
     for (const [answer, isError] of [
       [ok, false],
       [failed, true],
@@ -114,7 +114,9 @@ describe('MCP batches', () => {
   test('waiting is bounded for the whole batch: waits past the budget are cut short', async () => {
     const mind = await svc.mind();
     const { computerId } = await registerComputer(svc, mind.mindKey);
-    const batch = [1, 2, 3].map(() => toolCall('queue_command', { id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait: 2 }));
+    const batch = [1, 2, 3].map(() =>
+      toolCall('queue_command', { computer_id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait: 2 }),
+    );
     const started = Date.now();
     const answer = await postMcp(mcpUrl(), mind.mindKey, batch, '2025-03-26');
     const elapsed = Date.now() - started;
@@ -132,7 +134,7 @@ describe('MCP batches', () => {
     const { mindKey, auth } = await svc.mind();
     const content = 'x'.repeat(24_000);
     const script = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'big', content }).expect(201)).body as { id: string };
-    const batch = [1, 2, 3, 4].map(() => toolCall('get_script', { id: script.id }));
+    const batch = [1, 2, 3, 4].map(() => toolCall('get_script', { script_id: script.id }));
     const answer = await postMcp(mcpUrl(), mindKey, batch, '2025-03-26');
     assert.equal(answer.status, 200);
     assert.ok(answer.bytes < LIMIT + 4096, `the answer is ${answer.bytes} bytes`);
@@ -160,7 +162,7 @@ describe('MCP batches', () => {
         .send({ name: 'bigger', content: 'y'.repeat(70_000) })
         .expect(201)
     ).body as { id: string };
-    const single = await postMcp(mcpUrl(), mindKey, toolCall('get_script', { id: big.id }), '2025-06-18');
+    const single = await postMcp(mcpUrl(), mindKey, toolCall('get_script', { script_id: big.id }), '2025-06-18');
     assert.equal(single.status, 200);
     const result = single.messages[0]?.result as unknown as { isError: boolean; content: Array<{ text: string }> };
     assert.equal(result.isError, true);
@@ -205,7 +207,8 @@ describe('MCP answers with the default bound', () => {
     const content = 'z'.repeat(1_000_000);
     const script = (await svc.http.post('/mind/scripts').set(auth).send({ name: 'huge', content }).expect(201)).body as { id: string };
     for (const revision of ['2025-11-25', '2025-03-26']) {
-      const body = revision === '2025-03-26' ? [toolCall('get_script', { id: script.id })] : toolCall('get_script', { id: script.id });
+      const body =
+        revision === '2025-03-26' ? [toolCall('get_script', { script_id: script.id })] : toolCall('get_script', { script_id: script.id });
       const answer = await postMcp(mcpUrl(), mindKey, body, revision);
       t.diagnostic(`${revision}: ${answer.bytes} bytes`);
       assert.equal(answer.status, 200);

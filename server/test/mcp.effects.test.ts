@@ -33,7 +33,7 @@ describe('MCP tool calls and their effects', () => {
     try {
       const created = await client.call('create_task', { title: 'Sent through MCP' });
       const taskId = (dataOf(created) as { id: string }).id;
-      await client.call('complete_task', { id: taskId });
+      await client.call('complete_task', { task_id: taskId });
       const received = await receiver.waitFor(2, '/mcp-tasks', 5000);
       assert.deepEqual(received.map((r) => r.json.event).sort(), ['task.completed', 'task.created']);
       for (const r of received) {
@@ -53,7 +53,7 @@ describe('MCP tool calls and their effects', () => {
     const { computerId, token } = await registerComputer(svc, mindKey);
     const client = await connect(mindKey);
     try {
-      const answer = client.call('queue_command', { id: computerId, type: 'click', payload: { x: 5, y: 6 }, wait: 20 });
+      const answer = client.call('queue_command', { computer_id: computerId, type: 'click', payload: { x: 5, y: 6 }, wait: 20 });
       let command: { command_id: string } | undefined;
       for (let i = 0; i < 5 && !command; i++) command = (await poll(svc, token, 5))[0];
       assert.ok(command, 'the agent got the click');
@@ -66,7 +66,7 @@ describe('MCP tool calls and their effects', () => {
       assert.deepEqual(finished.result, { ok: true, duration_ms: 4 });
 
       // Without `wait`, the tool answers as soon as the command is queued.
-      const queued = await client.call('queue_command', { id: computerId, type: 'move', payload: { x: 1, y: 1 } });
+      const queued = await client.call('queue_command', { computer_id: computerId, type: 'move', payload: { x: 1, y: 1 } });
       assert.equal((dataOf(queued) as { status: string }).status, 'queued');
     } finally {
       await client.close();
@@ -79,7 +79,7 @@ describe('MCP tool calls and their effects', () => {
     const client = await connect(mindKey);
     try {
       for (const wait of [31, -1, 2.5, '5']) {
-        const result = await client.call('queue_command', { id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait });
+        const result = await client.call('queue_command', { computer_id: computerId, type: 'move', payload: { x: 1, y: 1 }, wait });
         assert.equal(result.isError, true, String(wait));
         assert.match(result.content[0]?.text ?? '', /wait: must be a whole number of seconds from 0 to 30/);
       }

@@ -138,9 +138,9 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
     // 2026-07-28: what the fast path takes.
     { label: 'modern: list_tasks', fast: true, ...modern('list_tasks', { limit: 5 }) },
     { label: 'modern: list_tasks, no arguments', fast: true, ...modern('list_tasks', undefined) },
-    { label: 'modern: get_task, a string id', fast: true, ...withId(modern('get_task', { id: taskId }), 'call-7') },
+    { label: 'modern: get_task, a string id', fast: true, ...withId(modern('get_task', { task_id: taskId }), 'call-7') },
     { label: 'modern: invalid arguments (isError)', fast: true, ...modern('create_task', { priority: 'urgent-ish' }) },
-    { label: "modern: another mind's task (isError)", fast: true, ...modern('get_task', { id: foreignTaskId }) },
+    { label: "modern: another mind's task (isError)", fast: true, ...modern('get_task', { task_id: foreignTaskId }) },
     { label: 'modern: Accept without event streams', fast: true, ...modern('list_tasks', {}, { headers: { Accept: 'application/json' } }) },
     {
       label: 'modern: log level in the envelope',
@@ -191,9 +191,9 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
     },
     // 2025 revisions: what the fast path takes.
     { label: 'legacy: list_tasks', fast: true, ...legacy('list_tasks', { limit: 5 }) },
-    { label: 'legacy: get_task', fast: true, ...legacy('get_task', { id: taskId }) },
+    { label: 'legacy: get_task', fast: true, ...legacy('get_task', { task_id: taskId }) },
     { label: 'legacy: invalid arguments (isError)', fast: true, ...legacy('create_task', { priority: 'urgent-ish' }) },
-    { label: "legacy: another mind's task (isError)", fast: true, ...legacy('update_task', { id: foreignTaskId, title: 'Mine now' }) },
+    { label: "legacy: another mind's task (isError)", fast: true, ...legacy('update_task', { task_id: foreignTaskId, title: 'Mine now' }) },
     { label: 'legacy: 2025-06-18', fast: true, ...legacy('list_tasks', {}, { headers: { 'MCP-Protocol-Version': '2025-06-18' } }) },
     { label: 'legacy: 2025-03-26', fast: true, ...legacy('list_tasks', {}, { headers: { 'MCP-Protocol-Version': '2025-03-26' } }) },
     { label: 'legacy: no revision header', fast: true, ...legacy('list_tasks', {}, { headers: { 'MCP-Protocol-Version': undefined } }) },
@@ -240,14 +240,20 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
       label: 'a batch under 2025-11-25 (refused: batches left MCP in 2025-06-18)',
       fast: false,
       headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-11-25' },
-      body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body), { ...JSON.parse(legacy('get_task', { id: taskId }).body), id: 2 }]),
+      body: JSON.stringify([
+        JSON.parse(legacy('list_tasks', {}).body),
+        { ...JSON.parse(legacy('get_task', { task_id: taskId }).body), id: 2 },
+      ]),
     },
     // Batches (2025-03-26): each call by the fast path or by the SDK, one after the other, in order.
     {
       label: 'a 2025-03-26 batch of two calls',
       fast: false,
       headers: { Accept: BOTH, 'MCP-Protocol-Version': '2025-03-26' },
-      body: JSON.stringify([JSON.parse(legacy('list_tasks', {}).body), { ...JSON.parse(legacy('get_task', { id: taskId }).body), id: 2 }]),
+      body: JSON.stringify([
+        JSON.parse(legacy('list_tasks', {}).body),
+        { ...JSON.parse(legacy('get_task', { task_id: taskId }).body), id: 2 },
+      ]),
     },
     {
       label: 'a 2025-03-26 batch of calls the fast path leaves, a notification and tools/list',
@@ -257,7 +263,7 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
         JSON.parse(legacy('no_such_tool', {}).body),
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { ...JSON.parse(legacy('list_tasks', {}, { params: { _meta: { progressToken: 7 } } }).body), id: 2 },
-        { ...JSON.parse(legacy('get_task', { id: foreignTaskId }).body), id: 'three' },
+        { ...JSON.parse(legacy('get_task', { task_id: foreignTaskId }).body), id: 'three' },
         { jsonrpc: '2.0', id: 4, method: 'tools/list' },
       ]),
     },
@@ -327,9 +333,9 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
             (await svc.http.post('/memory').set(auth).send({ category: 'preference', content }).expect(201)).body.id as string,
         ),
       );
-      assert.equal(takenFast(call('delete_memory', { id: first })), true);
-      const byFast = await send(asServed, call('delete_memory', { id: first }));
-      const bySdk = await send(sdkOnly, call('delete_memory', { id: second }));
+      assert.equal(takenFast(call('delete_memory', { memory_id: first })), true);
+      const byFast = await send(asServed, call('delete_memory', { memory_id: first }));
+      const bySdk = await send(sdkOnly, call('delete_memory', { memory_id: second }));
       assert.deepEqual(byFast, bySdk);
       assert.match(byFast.body, /"text":"Done: /);
       await svc.http.get(`/memory/${first}`).set(auth).expect(404);
@@ -349,7 +355,7 @@ describe('MCP tools/call fast path: the SDK answer, byte for byte', () => {
       return answer;
     };
     for (const call of [modern, legacy]) {
-      const sent = call('screenshot', { id: computerId });
+      const sent = call('screenshot', { computer_id: computerId });
       assert.equal(takenFast(sent), true);
       const byFast = await screenshot(asServed, sent);
       const bySdk = await screenshot(sdkOnly, sent);

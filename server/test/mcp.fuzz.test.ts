@@ -33,7 +33,7 @@ describe('fuzz: JSON-RPC batches on /mcp', () => {
     const mind = await svc.mind();
     const { computerId } = await registerComputer(svc, mind.mindKey);
     const scripts: string[] = [];
-    for (const size of [100, 30_000, 50_000]) {
+    for (const size of [100, 40_000, 60_000]) {
       const body = { name: `script ${size}`, content: 's'.repeat(size) };
       scripts.push((await svc.http.post('/mind/scripts').set(mind.auth).send(body).expect(201)).body.id);
     }
@@ -43,7 +43,8 @@ describe('fuzz: JSON-RPC batches on /mcp', () => {
     const args = (tool: string): unknown => {
       if (random() < 0.15) return junk();
       const pool: Record<string, unknown> = {
-        id: pick([...scripts, computerId, 'nope', 7]),
+        script_id: pick([...scripts, ...scripts, 'nope', 7]),
+        computer_id: pick([computerId, 'nope', 7]),
         title: pick(['fuzz', '', 5]),
         limit: pick([1, 100, 0, 'x']),
         q: pick(['fuzz', '', 3]),

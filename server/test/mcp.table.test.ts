@@ -34,7 +34,7 @@ describe('the MCP tool table', () => {
     for (const tool of buildTools()) {
       const properties = tool.definition.inputSchema.properties as Record<string, { description?: string }>;
       for (const [name, property] of Object.entries(properties)) assert.ok(property.description, `${tool.definition.name}.${name}`);
-      const routed = [...tool.places.path, ...tool.places.query];
+      const routed = [...Object.keys(tool.places.path), ...tool.places.query];
       if (!tool.places.body) assert.deepEqual(Object.keys(properties).sort(), routed.sort(), tool.definition.name);
     }
   });

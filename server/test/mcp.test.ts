@@ -28,6 +28,7 @@ const TOOL_NAMES = [
   'get_script',
   'create_script',
   'update_script',
+  'delete_script',
   'list_computers',
   'queue_command',
   'get_command',
@@ -47,7 +48,7 @@ describe('MCP at /mcp', () => {
 
   for (const { label, connect, version } of generations) {
     describe(label, () => {
-      test('lists every tool of DESIGN section 10, each named for the LLM APIs, described, with an object input schema', async () => {
+      test('lists every tool, each named for the LLM APIs, described, with an object input schema', async () => {
         const { mindKey } = await svc.mind();
         const client = await connect(mindKey);
         try {
@@ -94,7 +95,7 @@ describe('MCP at /mcp', () => {
             (dataOf(listed) as { tasks: Array<{ id: string }> }).tasks.map((t) => t.id),
             [task.id],
           );
-          const done = await client.callTool({ name: 'complete_task', arguments: { id: task.id } });
+          const done = await client.callTool({ name: 'complete_task', arguments: { task_id: task.id } });
           assert.equal((dataOf(done) as { status: string }).status, 'done');
           assert.equal((await svc.http.get(`/mind/task/${task.id}`).set(auth).expect(200)).body.status, 'done');
         } finally {
@@ -112,13 +113,16 @@ describe('MCP at /mcp', () => {
           assert.equal(invalid.isError, true);
           assert.match(invalid.content[0]?.text ?? '', /title: is required/);
           assert.equal(JSON.parse(invalid.content[1]?.text ?? '').statusCode, 400);
+          // The route's complaint names the tool's argument, not the route's path parameter.
+          const unnamed = await client.callTool({ name: 'get_task', arguments: {} });
+          assert.equal(unnamed.content[0]?.text, 'task_id: is required');
           const none = await svc.http.get('/mind/tasks').set(b.auth).expect(200);
           assert.equal(none.body.tasks.length, 0);
 
           for (const [name, args] of [
-            ['get_task', { id: aTask.id }],
-            ['update_task', { id: aTask.id, title: 'Stolen' }],
-            ['delete_task', { id: aTask.id }],
+            ['get_task', { task_id: aTask.id }],
+            ['update_task', { task_id: aTask.id, title: 'Stolen' }],
+            ['delete_task', { task_id: aTask.id }],
           ] as const) {
             const foreign = await client.callTool({ name, arguments: args });
             assert.equal(foreign.isError, true, name);
@@ -148,7 +152,7 @@ describe('MCP at /mcp', () => {
       const recalled = await client.callTool({ name: 'recall_memories', arguments: { q: 'cello', limit: 3 } });
       assert.equal(recalled.isError, undefined);
       assert.match(JSON.stringify(dataOf(recalled)), new RegExp(memory.id));
-      const deleted = await client.callTool({ name: 'delete_memory', arguments: { id: memory.id } });
+      const deleted = await client.callTool({ name: 'delete_memory', arguments: { memory_id: memory.id } });
       assert.equal(deleted.isError, undefined);
       await svc.http.get(`/memory/${memory.id}`).set(auth).expect(404);
     } finally {

@@ -37,24 +37,24 @@ describe('MCP tools, each called once', () => {
         // Memories.
         const memory = await call('store_memory', { category: 'fact', content: 'The studio is on the third floor', tags: ['place'] });
         assert.equal((await get(`/memory/${memory.id}`)).content, 'The studio is on the third floor');
-        assert.equal((await call('get_memory', { id: memory.id })).id, memory.id);
+        assert.equal((await call('get_memory', { memory_id: memory.id })).id, memory.id);
         assert.match(JSON.stringify(await call('recall_memories', { q: 'studio', limit: 5 })), new RegExp(memory.id));
-        await call('update_memory', { id: memory.id, content: 'The studio is on the fourth floor' });
+        await call('update_memory', { memory_id: memory.id, content: 'The studio is on the fourth floor' });
         assert.equal((await get(`/memory/${memory.id}`)).content, 'The studio is on the fourth floor');
         assert.equal((await call('memory_stats')).total, (await get('/memory/stats')).total);
-        await call('delete_memory', { id: memory.id });
+        await call('delete_memory', { memory_id: memory.id });
         await get(`/memory/${memory.id}`, 404);
 
         // Tasks.
         const task = await call('create_task', { title: 'Tune the piano' });
         assert.equal((await get(`/mind/task/${task.id}`)).title, 'Tune the piano');
-        assert.equal((await call('get_task', { id: task.id })).title, 'Tune the piano');
-        await call('update_task', { id: task.id, priority: 'critical' });
+        assert.equal((await call('get_task', { task_id: task.id })).title, 'Tune the piano');
+        await call('update_task', { task_id: task.id, priority: 'critical' });
         assert.equal((await get(`/mind/task/${task.id}`)).priority, 'critical');
         assert.equal(((await call('list_tasks', { status: 'pending' })).tasks as unknown[]).length, 1);
-        await call('complete_task', { id: task.id });
+        await call('complete_task', { task_id: task.id });
         assert.equal((await get(`/mind/task/${task.id}`)).status, 'done');
-        await call('delete_task', { id: task.id });
+        await call('delete_task', { task_id: task.id });
         await get(`/mind/task/${task.id}`, 404);
 
         // Chat.
@@ -69,10 +69,12 @@ describe('MCP tools, each called once', () => {
         // Scripts.
         const script = await call('create_script', { name: 'tune', language: 'python', content: 'print("A4 = 440 Hz")' });
         assert.equal((await get(`/mind/scripts/${script.id}`)).name, 'tune');
-        assert.equal((await call('get_script', { id: script.id })).name, 'tune');
-        await call('update_script', { id: script.id, content: 'print("A4 = 442 Hz")' });
+        assert.equal((await call('get_script', { script_id: script.id })).name, 'tune');
+        await call('update_script', { script_id: script.id, content: 'print("A4 = 442 Hz")' });
         assert.equal((await get(`/mind/scripts/${script.id}`)).content, 'print("A4 = 442 Hz")');
         assert.equal(((await call('list_scripts', { limit: 10 })).scripts as unknown[]).length, 1);
+        await call('delete_script', { script_id: script.id });
+        await get(`/mind/scripts/${script.id}`, 404);
 
         // Computers.
         const computers = (await call('list_computers')).computers as Array<{ id: string }>;
@@ -80,14 +82,14 @@ describe('MCP tools, each called once', () => {
           computers.map((c) => c.id),
           [computerId],
         );
-        const queued = await call('queue_command', { id: computerId, type: 'move', payload: { x: 10, y: 20 } });
+        const queued = await call('queue_command', { computer_id: computerId, type: 'move', payload: { x: 10, y: 20 } });
         const commandId = queued.command_id as string;
         assert.equal((await get(`/computers/${computerId}/commands/${commandId}`)).type, 'move');
-        assert.equal((await call('get_command', { id: computerId, cid: commandId })).status, 'queued');
+        assert.equal((await call('get_command', { computer_id: computerId, command_id: commandId })).status, 'queued');
 
         // The screenshot waits for the agent; the simulated agent polls and answers a PNG.
         called.add('screenshot');
-        const shot = client.callTool({ name: 'screenshot', arguments: { id: computerId } });
+        const shot = client.callTool({ name: 'screenshot', arguments: { computer_id: computerId } });
         let screenshotCommand: { command_id: string; type: string } | undefined;
         for (let i = 0; i < 5 && !screenshotCommand; i++)
           screenshotCommand = (await poll(svc, token, 5)).find((c) => c.type === 'screenshot');
@@ -98,7 +100,9 @@ describe('MCP tools, each called once', () => {
         });
         const image = await shot;
         assert.notEqual(image.isError, true, image.content[0]?.text);
-        assert.deepEqual(image.content, [{ type: 'image', mimeType: 'image/png', data: PNG_1X1.toString('base64') }]);
+        assert.deepEqual(image.content[1], { type: 'image', mimeType: 'image/png', data: PNG_1X1.toString('base64') });
+        // The computer reported no screen at registration: the line says so, with the PNG's own size.
+        assert.match(image.content[0]?.text ?? '', /^Screenshot: width 1, height 1; the computer has not reported its screen size/);
       } finally {
         await client.close();
       }

@@ -10,6 +10,7 @@ export type Schema = Record<string, unknown>;
 export interface ExampleObject {
   $ref?: string;
   summary?: string;
+  description?: string;
   value?: Json;
   externalValue?: string;
 }
@@ -53,13 +54,15 @@ export const operationsOf = (doc: Document) =>
   );
 
 /** A media type's examples, each `$ref` resolved: [name, summary, value, externalValue]. */
-export function examplesOf(doc: Document, media: Media): Array<{ name: string; summary?: string; value: Json; externalValue?: string }> {
-  const out: Array<{ name: string; summary?: string; value: Json; externalValue?: string }> = [];
+type ExampleOf = { name: string; summary?: string; description?: string; value: Json; externalValue?: string };
+export function examplesOf(doc: Document, media: Media): ExampleOf[] {
+  const out: ExampleOf[] = [];
   if (media.example !== undefined) out.push({ name: 'example', value: media.example });
   for (const [name, entry] of Object.entries(media.examples ?? {})) {
     const resolved = entry.$ref ? doc.components.examples?.[entry.$ref.replace('#/components/examples/', '')] : entry;
     assert.ok(resolved, `unresolved example ${entry.$ref}`);
-    out.push({ name, summary: resolved.summary, value: resolved.value, externalValue: resolved.externalValue });
+    const { summary, description, value, externalValue } = resolved;
+    out.push({ name, summary, description, value, externalValue });
   }
   return out;
 }

@@ -134,12 +134,15 @@ function checklistGaps(doc: Document, where: string, op: Operation, valid = vali
     for (const [type, media] of Object.entries(response.content ?? {})) {
       const examples = examplesOf(doc, media);
       if (examples.length === 0) gap(`${code} ${type} has no example`);
-      for (const { name, value, externalValue } of examples) {
+      for (const { name, value, externalValue, description } of examples) {
         if (type === 'application/json') {
           const problem = media.schema ? valid(media.schema, value) : 'no schema';
           if (problem) gap(`${code} example ${name}: ${problem}`);
         } else if (type === 'image/png') {
-          const png = externalValue ? pngOf(externalValue) : 'no externalValue';
+          // Bytes have no JSON value, and loaders fetch an externalValue: the picture is in the description.
+          if (externalValue !== undefined) gap(`${code} image/png example ${name}: an externalValue, which loaders fetch`);
+          const url = /^!\[[^\]]*\]\((data:[^)]+)\)$/.exec(description ?? '')?.[1];
+          const png = url ? pngOf(url) : 'no picture in its description';
           if (typeof png === 'string') gap(`${code} image/png example ${name}: ${png}`);
         } else if (value === undefined && externalValue === undefined) gap(`${code} ${type} example ${name} has no value`);
       }
@@ -200,7 +203,12 @@ describe('docs/openapi.json: the tool builders checklist', () => {
       responses: {
         '200': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
         '201': {
-          content: { 'image/png': { schema: { type: 'string' }, examples: { s: { externalValue: 'data:image/png;base64,AAAA' } } } },
+          content: {
+            'image/png': {
+              schema: { type: 'string' },
+              examples: { s: { description: '![A screen](data:image/png;base64,AAAA)' }, t: { externalValue: 'screen.png' } },
+            },
+          },
         },
         '204': { content: { 'application/json': {} } },
       },
@@ -215,6 +223,8 @@ describe('docs/openapi.json: the tool builders checklist', () => {
       'OP: request body example example: data/n must be integer',
       'OP: 200 application/json has no example',
       'OP: 201 image/png example s: no PNG signature',
+      'OP: 201 image/png example t: an externalValue, which loaders fetch',
+      'OP: 201 image/png example t: no picture in its description',
       'OP: 204 with content',
     ]);
   });

@@ -84,7 +84,9 @@ export function responsesOf(registry: OpenAPIRegistry, shared: Map<string, strin
     } else if (schema && typeof schema === 'object' && 'contentType' in schema) {
       const contentType = (schema as { contentType: string }).contentType;
       const examples =
-        contentType === 'image/png' ? { examples: { screen: { summary: 'A screen', externalValue: SCREENSHOT_EXAMPLE_URL } } } : {};
+        contentType === 'image/png'
+          ? { examples: { screen: { summary: 'A screen', description: `![A screen](${SCREENSHOT_EXAMPLE_URL})` } } }
+          : {};
       out[code] = { description, content: { [contentType]: { schema: { type: 'string', format: 'binary' }, ...examples } } };
     } else {
       out[code] = { description };

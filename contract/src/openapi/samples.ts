@@ -56,8 +56,9 @@ export function sampleOf(schema: unknown, components: Record<string, Schema>, wh
 
 /**
  * A screen as GET /computers/{id}/screenshot answers it (a 16x10 PNG: a desktop, one window, a task
- * bar), for the PNG answers' example. OpenAPI keeps bytes out of JSON with `externalValue`; a `data:`
- * URL holds them without a file served beside the document.
+ * bar), for the PNG answers' example. Shown as a picture in the example's description: an
+ * `externalValue` is loaded as a reference by Redocly and openapi-typescript (a `data:` URL is then
+ * "Can't resolve $ref"), and JSON has no value for bytes.
  */
 export const SCREENSHOT_EXAMPLE_URL =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAKCAIAAAAy3EnLAAAAKElEQVR42mOQVTEgCTGQr8G66RsehEXDl6/f8aBhqoHYYPUKzSAJAQBWwNZD3yhxJAAAAABJRU5ErkJggg==';

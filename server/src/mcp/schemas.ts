@@ -1,6 +1,8 @@
 // JSON Schemas for the MCP tools, taken from the OpenAPI document (the same generator, the same
-// schemas): references inlined (LLM clients read self-contained schemas), OpenAPI's `example` as JSON
-// Schema's `examples`, path, query and body merged into one object with every property described.
+// schemas): references inlined (LLM clients read self-contained schemas), path, query and body merged
+// into one object with every property described, then made lean for a model (lean.ts).
+import { leanSchema } from './lean.js';
+
 type Schema = Record<string, unknown>;
 
 export interface OpenApiParameter {
@@ -22,7 +24,8 @@ export interface OpenApiOperation {
 
 /** Where each argument of a tool goes in the route's request. */
 export interface ArgumentPlaces {
-  path: string[];
+  /** Arguments that are path parameters, by the tool's name for them (`task_id`) to the route's (`id`). */
+  path: Record<string, string>;
   query: string[];
   /** Whether the route reads a body: then every other argument is a body field. */
   body: boolean;
@@ -74,8 +77,7 @@ function described(name: string, schema: Schema, where: string): Schema {
   else if (schema.type) facts.push(String(Array.isArray(schema.type) ? schema.type.join(' or ') : schema.type));
   if (typeof schema.maxLength === 'number') facts.push(`at most ${schema.maxLength} characters`);
   if (typeof schema.maxItems === 'number') facts.push(`at most ${schema.maxItems} items`);
-  const example = Array.isArray(schema.examples) ? ` Example: ${JSON.stringify(schema.examples[0])}.` : '';
-  return { ...schema, description: `The ${where} \`${name}\`${facts.length ? ` (${facts.join(', ')})` : ''}.${example}` };
+  return { ...schema, description: `The ${where} \`${name}\`${facts.length ? ` (${facts.join(', ')})` : ''}.` };
 }
 
 /**
@@ -122,27 +124,39 @@ function unite(schemas: Schema[]): Schema {
   };
 }
 
+/**
+ * A path parameter's argument name: what it identifies, from the path segment before it
+ * (`/computers/{id}/commands/{cid}`: `computer_id`, `command_id`), so no tool takes a bare `id`.
+ */
+export function pathArgumentName(path: string, parameter: string): string {
+  const segments = path.split('/');
+  const at = segments.indexOf(`{${parameter}}`);
+  const noun = at > 0 ? segments[at - 1]?.replace(/s$/, '') : undefined;
+  return noun && /^[a-z]+$/.test(noun) ? `${noun}_id` : parameter;
+}
+
 /** The tool's input schema (one object, every property described) and where each argument goes. */
-export function inputOf(operation: OpenApiOperation, components: Record<string, Schema>) {
+export function inputOf(path: string, operation: OpenApiOperation, components: Record<string, Schema>) {
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
-  const places: ArgumentPlaces = { path: [], query: [], body: false };
+  const places: ArgumentPlaces = { path: {}, query: [], body: false };
   const add = (name: string, schema: Schema, isRequired: boolean, where: string) => {
     if (properties[name]) throw new Error(`${operation.operationId}: two arguments named ${name}`);
-    properties[name] = described(name, schema, where);
+    properties[name] = leanSchema(described(name, schema, where));
     if (isRequired) required.push(name);
   };
   for (const parameter of operation.parameters ?? []) {
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
     const schema = inlineSchema({ ...parameter.schema, description: parameter.description ?? parameter.schema?.description }, components);
     if (schema.description === undefined) delete schema.description;
-    add(
-      parameter.name,
-      schema,
-      parameter.in === 'path' || parameter.required === true,
-      parameter.in === 'path' ? 'path parameter' : 'filter',
-    );
-    places[parameter.in].push(parameter.name);
+    if (parameter.in === 'path') {
+      const name = pathArgumentName(path, parameter.name);
+      add(name, schema, true, 'path parameter');
+      places.path[name] = parameter.name;
+    } else {
+      add(parameter.name, schema, parameter.required === true, 'filter');
+      places.query.push(parameter.name);
+    }
   }
   const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
   let bodyDescription: string | undefined;

@@ -25,7 +25,7 @@ const URL_ONLY = { not: 'a GET form of another route for URL-only clients; MCP c
 const SERVICE = { not: 'about the service, not the mind' } as const;
 
 /**
- * Which contract routes are MCP tools (DESIGN section 10). Typed by the contract: a new route does not
+ * Which contract routes are MCP tools (docs/mcp.md). Typed by the contract: a new route does not
  * compile until it is classified here. A tool's name is its operationId in snake_case; everything
  * else about it (schemas, description, annotations) comes from the contract.
  */
@@ -64,7 +64,7 @@ export const MCP_TOOLS: Record<RouteKey, ToolEffect | NotATool> = {
   'memories.createScript': 'write',
   'memories.getScript': 'read',
   'memories.updateScript': 'write',
-  'memories.deleteScript': { not: 'not in the tool set of DESIGN section 10 (scripts are kept, not removed, by the model)' },
+  'memories.deleteScript': 'delete',
   'webhooks.createWebhook': { not: 'webhooks are set up by the integrator, not the model' },
   'webhooks.listWebhooks': { not: 'webhooks are set up by the integrator, not the model' },
   'webhooks.getWebhook': { not: 'webhooks are set up by the integrator, not the model' },
@@ -87,7 +87,7 @@ export const MCP_TOOLS: Record<RouteKey, ToolEffect | NotATool> = {
   'computers.listCommands': { not: 'get_command follows the commands the model queued' },
   'computers.getCommand': 'read',
   'computers.getCommandScreenshot': { not: 'screenshot answers the screen as an image' },
-  'computers.cancelCommand': { not: 'not in the tool set of DESIGN section 10' },
+  'computers.cancelCommand': { not: 'a queued action is followed by get_command; cancelling is for the human' },
   'computers.screenshot': 'read',
   'computers.disableComputer': { not: 'disabling a computer is for the human' },
   'computers.deleteComputer': { not: 'removing a computer is for the human' },

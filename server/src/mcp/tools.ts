@@ -3,12 +3,15 @@ import { contract, isIdempotent, isWrite, listRoutes } from '@mindservice/contra
 import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import { apiErrorOf, errorBody, internalError } from '../http/errors.js';
 import type { MindCaller } from '../http/caller.js';
-import type { RouteAnswer, RouteInput } from '../http/pipeline.js';
+import type { RouteAnswer } from '../http/pipeline.js';
 import type { ApiRequest } from '../http/router.js';
-import { type ArgumentPlaces, inputOf, type OpenApiOperation } from './schemas.js';
+import { inToolTerms, routeInputOf } from './arguments.js';
+import { inputOf, type OpenApiOperation } from './schemas.js';
+import { screenOf, screenshotResult, withoutPng } from './screen.js';
 import { MCP_TOOLS, type RouteKey, toolName } from './table.js';
 import type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
 import { addWait, awaitCommand, waitOf } from './wait.js';
+import { TOOL_TEXT } from './wording.js';
 
 export type { Invoke, McpTool, ToolDefinition, ToolResult } from './types.js';
 
@@ -28,10 +31,14 @@ export function buildTools(): McpTool[] {
     if (typeof effect !== 'string') continue;
     // A `read` Mind Key may call exactly the tools marked read-only: the route's metadata decides.
     if ((effect === 'read') === isWrite(route)) throw new Error(`route ${key}: MCP_TOOLS says ${effect}, its contract metadata disagrees`);
-    const operation = document.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const operation = document.paths[path]?.[route.method.toLowerCase()];
     if (!operation) throw new Error(`route ${key} is not in the OpenAPI document`);
-    const input = inputOf(operation, components);
-    const description = [route.summary, route.description, input.bodyDescription].filter(Boolean).join('\n\n');
+    const text = TOOL_TEXT[key as RouteKey];
+    if (!text) throw new Error(`route ${key} is a tool without its text in wording.ts`);
+    const input = inputOf(path, operation, components);
+    for (const [name, words] of Object.entries(text.args ?? {})) describe(input.schema, name, words, key);
+    const description = text.description;
     tools.push({
       key,
       places: input.places,
@@ -55,6 +62,17 @@ export function buildTools(): McpTool[] {
   return tools;
 }
 
+/** Sets the description of argument `name` (`payload.x`: a field of an object argument) to `words`. */
+function describe(schema: Schema, name: string, words: string, key: string) {
+  const [first, ...rest] = name.split('.');
+  const properties = schema.properties as Record<string, Schema> | undefined;
+  const property = first === undefined ? undefined : properties?.[first];
+  if (!property || !properties || first === undefined)
+    throw new Error(`wording.ts describes ${name}, which the tool of ${key} does not take`);
+  if (rest.length) describe(property, rest.join('.'), words, key);
+  else properties[first] = { ...property, description: words };
+}
+
 /** Runs a tool call: its arguments to the route's request, the route through the pipeline, the answer as a tool result. */
 export async function runTool(
   tool: McpTool,
@@ -66,26 +84,26 @@ export async function runTool(
 ) {
   const { wait, ...routeArgs } = args;
   const seconds = tool.waits ? waitOf(wait) : 0;
-  let answer = await invoke(tool.key, routeInputOf(tool.places, tool.waits ? routeArgs : args), caller, req, res);
-  if (seconds > 0) answer = await awaitCommand(invoke, args.id, answer, seconds, caller, req, res);
+  const input = routeInputOf(tool.places, tool.waits ? routeArgs : args);
+  let answer: RouteAnswer;
+  try {
+    answer = await invoke(tool.key, input, caller, req, res);
+  } catch (err) {
+    throw inToolTerms(err, tool.places);
+  }
+  if (seconds > 0) answer = await awaitCommand(invoke, input.params.id, answer, seconds, caller, req, res);
+  if (tool.key === SCREENSHOT_ROUTE && answer.kind === 'bytes') {
+    // The screen as the agent reported it, read after the shot so a change it reported with it counts.
+    const computer = await invoke(COMPUTER_ROUTE, { params: input.params, query: {}, body: undefined }, caller, req, res);
+    return screenshotResult(answer.body, answer.contentType, computer.kind === 'json' ? screenOf(computer.body) : undefined);
+  }
   return resultOf(tool, answer);
 }
 
-/** A query value as the URL would carry it: the route's query schema reads text (numbers as their decimal digits). */
-const asQueryText = (value: unknown): unknown =>
-  typeof value === 'number' || typeof value === 'boolean' ? String(value) : Array.isArray(value) ? value.map(asQueryText) : value;
-
-/** The route's request parts from a tool call's arguments. */
-export function routeInputOf(places: ArgumentPlaces, args: Record<string, unknown>): RouteInput {
-  const input: RouteInput = { params: {}, query: {}, body: places.body ? {} : undefined };
-  for (const [name, value] of Object.entries(args)) {
-    if (places.path.includes(name)) input.params[name] = value;
-    else if (places.query.includes(name)) {
-      if (value !== undefined) input.query[name] = asQueryText(value);
-    } else if (places.body) (input.body as Record<string, unknown>)[name] = value;
-  }
-  return input;
-}
+const SCREENSHOT_ROUTE = 'computers.screenshot';
+const COMPUTER_ROUTE = 'computers.getComputer';
+/** The tools that answer a command: one that ended `failed` is a tool error carrying the agent's reason. */
+const COMMAND_ROUTES = new Set(['computers.queueCommand', 'computers.getCommand']);
 
 /**
  * A route's answer as a tool result: a line about it, then its JSON as text, once. Not as
@@ -101,10 +119,34 @@ export function resultOf(tool: McpTool, answer: RouteAnswer): ToolResult {
   }
   if (answer.kind === 'empty') return { content: [{ type: 'text', text: `Done: ${tool.definition.title ?? tool.definition.name}.` }] };
   const body = answer.body as Record<string, unknown>;
+  if (COMMAND_ROUTES.has(tool.key)) return commandResultOf(tool, body);
   return {
     content: [
       { type: 'text', text: summaryOf(tool, body) },
       { type: 'text', text: JSON.stringify(body) },
+    ],
+  };
+}
+
+/** A command's answer: `failed` is a tool error with the agent's reason; a screenshot's or zoom's PNG is an image. */
+function commandResultOf(tool: McpTool, body: Record<string, unknown>): ToolResult {
+  if (body.status === 'failed') {
+    const reason = typeof body.error === 'string' && body.error ? body.error : 'no reason given';
+    return {
+      isError: true,
+      content: [
+        { type: 'text', text: `Command ${String(body.command_id)} (${String(body.type)}) failed: ${reason}` },
+        { type: 'text', text: JSON.stringify(body) },
+      ],
+    };
+  }
+  const { command, png } = withoutPng(body);
+  const summary = summaryOf(tool, body) + (png ? ' Its PNG follows as an image.' : '');
+  return {
+    content: [
+      { type: 'text', text: summary },
+      { type: 'text', text: JSON.stringify(command) },
+      ...(png ? [{ type: 'image' as const, data: png, mimeType: 'image/png' }] : []),
     ],
   };
 }
