@@ -102,14 +102,21 @@ export function paginate<Item>(load: PageLoader<Item>): PagePromise<Item> {
   return new PagePromise(fetchPage(load, undefined));
 }
 
-/** @internal The cursor a page's call sends: the next page's, else the one the caller started from. */
-export function cursorFor(next: NextPageParams | undefined, start: string | undefined): string | undefined {
-  return next && 'cursor' in next ? next.cursor : start;
-}
+/** One page of a list the service pages with `cursor` and `next_cursor`: its items and the next cursor. */
+export type CursorPage<Item> = [items: Item[], nextCursor: string | null];
 
-/** @internal A page of a list the service pages with `cursor` and `next_cursor`. */
-export function cursorPage<Item>(data: Item[], nextCursor: string | null): PageContent<Item> {
-  return { data, next: nextCursor ? { cursor: nextCursor } : null };
+/**
+ * @internal A list the service pages with `cursor` and `next_cursor`. `readPage` fetches the page the
+ * cursor names (the caller's own `start` for the first page); `first` is true for the first page.
+ */
+export function pagesByCursor<Item>(
+  start: string | undefined,
+  readPage: (cursor: string | undefined, first: boolean) => Promise<CursorPage<Item>>,
+): PagePromise<Item> {
+  return paginate(async (next) => {
+    const [data, nextCursor] = await readPage(next && 'cursor' in next ? next.cursor : start, next === undefined);
+    return { data, next: nextCursor ? { cursor: nextCursor } : null };
+  });
 }
 
 /** @internal A list the service answers whole: one page. */

@@ -1,6 +1,6 @@
 import { ok } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import { type PagePromise, paginate, pagesByCursor } from '../core/pagination.js';
 import type { ChatMessage, ChatSearchHit, ListChatParams, PostChatParams, SearchChatParams } from '../types.js';
 import { Resource } from './resource.js';
 
@@ -37,10 +37,9 @@ export class Chat extends Resource {
    * walks every hit of every page.
    */
   search(params: SearchChatParams, options?: RequestOptions): PagePromise<ChatSearchHit> {
-    return paginate(async (next) => {
-      const query = { ...params, cursor: cursorFor(next, params.cursor) };
-      const body = await ok(this.api.memories.searchChat({ query, requestOptions: options }));
-      return cursorPage(body.messages, body.next_cursor);
+    return pagesByCursor(params.cursor, async (cursor) => {
+      const body = await ok(this.api.memories.searchChat({ query: { ...params, cursor }, requestOptions: options }));
+      return [body.messages, body.next_cursor];
     });
   }
 }

@@ -1,7 +1,7 @@
 import { ok, param } from '../core/api.js';
 import { TimeoutError } from '../core/errors.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import { type PagePromise, pagesByCursor } from '../core/pagination.js';
 import { sleep } from '../core/transport.js';
 import type {
   Command,
@@ -38,10 +38,9 @@ export class Computers extends Resource {
 
   /** The computers the credential reaches, oldest first, a page at a time (pages are bounded in bytes); `for await` walks them all. */
   list(options?: RequestOptions): PagePromise<Computer> {
-    return paginate(async (next) => {
-      const query = { cursor: cursorFor(next, undefined) };
-      const body = await ok(this.api.computers.listComputers({ query, requestOptions: options }));
-      return cursorPage(body.computers, body.next_cursor);
+    return pagesByCursor(undefined, async (cursor) => {
+      const body = await ok(this.api.computers.listComputers({ query: { cursor }, requestOptions: options }));
+      return [body.computers, body.next_cursor];
     });
   }
 
@@ -80,11 +79,11 @@ export class Computers extends Resource {
    * bytes: see `commandScreenshot`.
    */
   listCommands(computerId: string, params: ListCommandsParams = {}, options?: RequestOptions): PagePromise<Command> {
-    return paginate(async (next) => {
-      const query = { ...params, cursor: cursorFor(next, params.cursor) };
+    return pagesByCursor(params.cursor, async (cursor) => {
+      // Checked inside the page's call, so a bad id rejects the promise rather than throwing.
       const path = { id: param('computerId', computerId) };
-      const body = await ok(this.api.computers.listCommands({ params: path, query, requestOptions: options }));
-      return cursorPage(body.commands, body.next_cursor);
+      const body = await ok(this.api.computers.listCommands({ params: path, query: { ...params, cursor }, requestOptions: options }));
+      return [body.commands, body.next_cursor];
     });
   }
 

@@ -1,6 +1,6 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import { type PagePromise, pagesByCursor } from '../core/pagination.js';
 import type {
   ExportMindParams,
   ImportMindParams,
@@ -31,16 +31,11 @@ export class Memories extends Resource {
    * before) waits before the first page only; `min_score` keeps hits scoring at least that.
    */
   recall(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
-    return paginate(async (next) => {
-      const query = {
-        ...params,
-        verified: flag(params.verified),
-        cursor: cursorFor(next, params.cursor),
-        // The first page waited already; the next pages continue its answer.
-        wait_ms: next === undefined ? params.wait_ms : undefined,
-      };
+    return pagesByCursor(params.cursor, async (cursor, first) => {
+      // The first page waited already; the next pages continue its answer.
+      const query = { ...params, verified: flag(params.verified), cursor, wait_ms: first ? params.wait_ms : undefined };
       const body = await ok(this.api.memories.recallMemories({ query, requestOptions: options }));
-      return cursorPage(body.memories, body.next_cursor);
+      return [body.memories, body.next_cursor];
     });
   }
 

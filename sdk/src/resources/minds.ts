@@ -1,6 +1,6 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate, singlePage } from '../core/pagination.js';
+import { type PagePromise, paginate, pagesByCursor, singlePage } from '../core/pagination.js';
 import type { CreatedMind, CreatedMindKey, CreateMindKeyParams, CreateMindParams, MindKeySummary, MindSummary } from '../types.js';
 import { type ClientCore, Resource } from './resource.js';
 
@@ -46,9 +46,9 @@ export class Minds extends Resource {
 
   /** The minds of the account, oldest first, a page at a time (pages are bounded in bytes); `for await` walks them all. */
   list(options?: RequestOptions): PagePromise<MindSummary> {
-    return paginate(async (next) => {
-      const body = await ok(this.api.minds.listMinds({ query: { cursor: cursorFor(next, undefined) }, requestOptions: options }));
-      return cursorPage(body.minds, body.next_cursor);
+    return pagesByCursor(undefined, async (cursor) => {
+      const body = await ok(this.api.minds.listMinds({ query: { cursor }, requestOptions: options }));
+      return [body.minds, body.next_cursor];
     });
   }
 

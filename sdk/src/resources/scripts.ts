@@ -1,6 +1,6 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import { type PagePromise, pagesByCursor } from '../core/pagination.js';
 import type { CreateScriptParams, ListScriptsParams, Script, UpdateScriptParams } from '../types.js';
 import { Resource } from './resource.js';
 
@@ -11,10 +11,9 @@ export class Scripts extends Resource {
    * `for await (const script of client.scripts.list())` walks every script.
    */
   list(params: ListScriptsParams = {}, options?: RequestOptions): PagePromise<Script> {
-    return paginate(async (next) => {
-      const query = { ...params, cursor: cursorFor(next, params.cursor) };
-      const body = await ok(this.api.memories.listScripts({ query, requestOptions: options }));
-      return cursorPage(body.scripts, body.next_cursor);
+    return pagesByCursor(params.cursor, async (cursor) => {
+      const body = await ok(this.api.memories.listScripts({ query: { ...params, cursor }, requestOptions: options }));
+      return [body.scripts, body.next_cursor];
     });
   }
 

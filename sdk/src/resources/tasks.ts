@@ -1,6 +1,6 @@
 import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
-import { cursorFor, cursorPage, type PagePromise, paginate } from '../core/pagination.js';
+import { type PagePromise, pagesByCursor } from '../core/pagination.js';
 import type { CreateTaskParams, DeletedTask, ListTasksParams, Task, UpdateTaskParams } from '../types.js';
 import { Resource } from './resource.js';
 
@@ -12,10 +12,9 @@ export class Tasks extends Resource {
    * walks every task of every page.
    */
   list(params: ListTasksParams = {}, options?: RequestOptions): PagePromise<Task> {
-    return paginate(async (next) => {
-      const query = { ...params, cursor: cursorFor(next, params.cursor) };
-      const body = await ok(this.api.tasks.listTasks({ query, requestOptions: options }));
-      return cursorPage(body.tasks, body.next_cursor);
+    return pagesByCursor(params.cursor, async (cursor) => {
+      const body = await ok(this.api.tasks.listTasks({ query: { ...params, cursor }, requestOptions: options }));
+      return [body.tasks, body.next_cursor];
     });
   }
 

@@ -20,7 +20,7 @@ export class AccountsService {
     this.passwords = new PasswordHasher(config.bcryptCost, config.passwordThreads);
     ctx.onClose(() => this.passwords.close());
 
-    // Failed logins, per client address and per account (DESIGN section 13). Both count failures only,
+    // Failed logins, per client address and per account (docs/security.md). Both count failures only,
     // in fixed windows: an account with too many failures is closed to everyone, the right password
     // included (else the answer would tell a guesser when it guessed right), until the window its
     // failures started ends; then it is open again. Unknown emails count the same as known ones.

@@ -45,7 +45,7 @@ const REGISTRATION_CONCURRENCY = 1;
 
 /** What the agent program (`screen-remote-agent`) calls, with its Computer Token after registering. */
 export class AgentService {
-  /** Failed registrations per client address (DESIGN section 13): install codes cannot be guessed at speed. */
+  /** Failed registrations per client address (docs/security.md): install codes cannot be guessed at speed. */
   private readonly failedRegistrations: RateLimiter;
   /** Registrations checked at once (each a short transaction). */
   private readonly registrations = new FailureLimit(REGISTRATION_CONCURRENCY);

@@ -66,7 +66,7 @@ export const computersMigrations: Migration[] = [
     },
   },
   {
-    // Screenshots apart from their commands (DESIGN section 13): listing commands never reads a PNG.
+    // Screenshots apart from their commands: listing commands never reads a PNG.
     // A command's result keeps the rest of what the agent posted; `screenshot_bytes` says it has one.
     // Finished commands are purged by age (`completed_at`) and by count per computer (`commands_list`).
     name: '0401_command_screenshots',

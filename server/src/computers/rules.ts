@@ -1,4 +1,4 @@
-/** Every duration and limit of the computers area, in one place (DESIGN section 7). */
+/** Every duration and limit of the computers area, in one place (docs/computers.md). */
 
 /** An install code works this long after it was made, once. */
 export const INSTALL_CODE_TTL_MS = 15 * 60_000;

@@ -9,16 +9,14 @@ import { inLightTransaction } from './postgres-light-transaction.js';
 const POSTGRES_NOW = `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * Every connection's planner settings. random_page_cost 1.1 (PostgreSQL's default, 4, prices a page
- * read at random as a disk seek): with the default, a ranked recall of a word in 5-10 % of a large
- * mind scanned the whole table and tested every row's words (146 ms over 100,000 memories) instead of
- * reading the GIN index's candidates (56 ms); docs/performance.md, issue 32. The tables of a mind are
- * read at random on SSDs or from memory, where 1.1 is the usual figure.
+ * Every connection's planner settings. The default random_page_cost (4) prices a random page read as
+ * a disk seek, and ranked recall then scanned whole tables instead of the GIN index's candidates
+ * (docs/performance.md); a mind's tables are read from SSDs or memory, where 1.1 is the usual figure.
  */
 const SESSION_SETTINGS = 'SET random_page_cost = 1.1';
 
 /**
- * PostgreSQL (DESIGN section 13: nobody can hold the database): every statement ends within
+ * PostgreSQL (nobody can hold the database: docs/security.md): every statement ends within
  * MIND_DB_STATEMENT_TIMEOUT (the server cancels it, SQLSTATE 57014; a wait for a lock counts too), a
  * request waits at most MIND_DB_ACQUIRE_TIMEOUT for one of the MIND_DB_POOL_SIZE connections (knex
  * then throws KnexTimeoutError). Both answer 503 with Retry-After (see db/errors.ts `isDatabaseBusy`).

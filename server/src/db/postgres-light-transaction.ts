@@ -1,9 +1,8 @@
 // PostgreSQL transactions for the hottest write path (the memory write batch) without knex's
-// per-transaction cost. knex builds a whole new knex object for every transaction (its transactor:
-// hundreds of properties defined, listeners added) and sends BEGIN and COMMIT through its query
-// pipeline; measured on a one-statement transaction, 370 µs of CPU against 150 µs with BEGIN and COMMIT
-// sent on the connection (docs/performance.md, issue 32). Here each pooled connection gets one transactor, built once with knex's own builder and
-// bound to that connection, open only while a transaction of this module runs on it.
+// per-transaction cost: knex builds a whole new transactor for every transaction and sends BEGIN and
+// COMMIT through its query pipeline (measured in docs/performance.md). Here each pooled connection gets
+// one transactor, built once and bound to that connection, open only while a transaction of this
+// module runs on it.
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import type pg from 'pg';

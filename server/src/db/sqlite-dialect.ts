@@ -62,7 +62,7 @@ export const sqliteDialect: Dialect = {
 
   open(config) {
     assertSqliteDriverLoads();
-    // The data directory 0700, the database and its -wal and -shm files 0600 (DESIGN section 13).
+    // The data directory 0700, the database and its -wal and -shm files 0600.
     ensurePrivateDir(config.dataDir);
     const file = sqliteFile(config);
     ensurePrivateFile(file);

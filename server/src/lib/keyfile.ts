@@ -3,7 +3,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, st
 import { join } from 'node:path';
 
 /**
- * The data directory, created mode 0700 whatever the umask (DESIGN section 13). A directory that
+ * The data directory, created mode 0700 whatever the umask. A directory that
  * already exists keeps its mode: the operator may have chosen it (a mounted volume, a shared parent).
  */
 export function ensurePrivateDir(dir: string): void {

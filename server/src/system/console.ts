@@ -5,7 +5,7 @@ import express, { type Router } from 'express';
 import helmet from 'helmet';
 import { ApiError } from '../http/api-error.js';
 
-// The console (DESIGN section 12): the web page at /console, built from the workspace package console/
+// The console (docs/console.md): the web page at /console, built from the workspace package console/
 // into console/dist by `pnpm install` / `pnpm build` (scripts/build.mjs), never here at request time.
 // index.html names content-hashed assets: it is `no-cache` (a new build shows on the next load), the
 // assets are immutable.

@@ -6,7 +6,7 @@ import { type DeliveryPayload, signDelivery } from './signing.js';
 import { type AttemptRecord, type ClaimedDelivery, releaseClaim, settleAttempts } from './deliveries-store.js';
 import { recordWebhookOutcome } from './store.js';
 
-/** What an answer means for the delivery (DESIGN section 6). */
+/** What an answer means for the delivery (docs/webhooks.md). */
 export type Verdict = 'succeeded' | 'retry' | 'failed' | 'gone';
 
 export function judge(result: SendResult): Verdict {

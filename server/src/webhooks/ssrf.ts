@@ -79,7 +79,7 @@ export const publicOnlyLookup: LookupFunction = (hostname, options, callback) =>
 
 const LOCAL_HTTP_HOSTS = new Set(['localhost', '127.0.0.1']);
 
-/** The URL rule of DESIGN section 6: `https://...`, or `http://localhost` / `http://127.0.0.1` (any port). */
+/** The URL rule (docs/webhooks.md): `https://...`, or `http://localhost` / `http://127.0.0.1` (any port). */
 export function webhookUrlProblem(url: URL): string | null {
   if (url.protocol === 'https:') return null;
   if (url.protocol === 'http:') {
@@ -122,7 +122,7 @@ function ownInterfaceAddresses(): Set<string> {
 }
 
 /**
- * The URL rules of DESIGN sections 6 and 13, checked when a webhook is created or updated (a 400) and
+ * The URL rules (docs/webhooks.md, docs/security.md), checked when a webhook is created or updated (a 400) and
  * again before every delivery (a refused attempt): `webhookUrlProblem`'s scheme rule, never the
  * service itself, and `http://localhost` only where the operator allows it.
  */
