@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import type { Authenticator } from '../http/auth.js';
-import { readJsonBody } from '../http/body.js';
-import { type ErrorResponder, sendJson } from '../http/errors.js';
+import { hasBody, readJsonBody } from '../http/body.js';
+import { apiErrorOf, type ErrorResponder, sendJson } from '../http/errors.js';
 import { clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
 import type { RawRequest } from '../http/request-log.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
@@ -60,7 +60,7 @@ export function oauthEndpoint(ctx: AppContext, options: OAuthEndpointOptions) {
   };
 
   const token: Serve = async (req, res) => {
-    const form = await protocolBody(() => readForm(req), 'invalid_request');
+    const form = await protocolBody(() => readForm(req, res), 'invalid_request');
     sendOAuthJson(res, 200, await tokens.exchange(withBasicClientId(req, form)));
   };
 
@@ -144,7 +144,10 @@ async function protocolBody<T>(read: () => Promise<T>, error: string): Promise<T
   try {
     return await read();
   } catch (err) {
-    if (err instanceof ApiError && err.statusCode < 500) throw new OAuthProblem(error, err.message, err.statusCode === 413 ? 413 : 400);
+    const refusal = apiErrorOf(err);
+    if (refusal instanceof ApiError && refusal.statusCode < 500) {
+      throw new OAuthProblem(error, refusal.message, refusal.statusCode === 413 ? 413 : 400);
+    }
     throw err;
   }
 }
@@ -162,20 +165,29 @@ function paramsOnce(params: URLSearchParams, where: 'query' | 'body'): Map<strin
   return seen;
 }
 
-/** A form-encoded body (RFC 6749 section 4.1.3) of at most BODY_LIMIT bytes. */
-async function readForm(req: IncomingMessage): Promise<Record<string, string>> {
+/** A form-encoded body (RFC 6749 section 4.1.3) of at most BODY_LIMIT bytes; past that the rest is discarded unread. */
+async function readForm(req: IncomingMessage, res: ServerResponse): Promise<Record<string, string>> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(type)) {
+    if (hasBody(req)) res.setHeader('Connection', 'close');
     throw invalidRequest(`the body must be application/x-www-form-urlencoded (got ${type || 'no Content-Type'})`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > BODY_LIMIT) throw new OAuthProblem('invalid_request', `the body is larger than ${BODY_LIMIT} bytes`, 413);
-    chunks.push(chunk);
-  }
-  return Object.fromEntries(paramsOnce(new URLSearchParams(Buffer.concat(chunks).toString('utf8')), 'body'));
+  const text = await new Promise<string>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.resume();
+      res.setHeader('Connection', 'close');
+      reject(new OAuthProblem('invalid_request', `the body is larger than ${BODY_LIMIT} bytes`, 413));
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('error', reject);
+  });
+  return Object.fromEntries(paramsOnce(new URLSearchParams(text), 'body'));
 }
 
 /** A client that sends its id as HTTP Basic (client_secret_basic with an empty secret) is read as a public client. */
