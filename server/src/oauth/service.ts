@@ -2,12 +2,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { ERROR_MESSAGES } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
-import { newId, sha256Hex } from '../lib/secrets.js';
+import { sha256Hex } from '../lib/secrets.js';
 import { countLiveKeys } from '../minds/keys-store.js';
 import { MAX_KEYS_PER_MIND } from '../minds/keys-service.js';
 import { findMind } from '../minds/store.js';
 import { type AuthorizationRequest, checkAuthorizationRequest, type Params, redirectBack } from './authorize.js';
-import { checkClientMetadata, fetchClientDocument, isDocumentClientId } from './clients.js';
+import { type ClientMetadata, checkClientMetadata, fetchClientDocument, isDocumentClientId } from './clients.js';
 import { OAuthProblem } from './problem.js';
 import { type ClientRow, countClients, deleteExpiredCodes, deleteUnusedClients, findClient, insertClient, insertCode } from './store.js';
 
@@ -66,7 +66,7 @@ export class OAuthService {
         'is no client of this server: register it at /oauth/register, or use the https URL of its metadata document',
       );
     }
-    let meta;
+    let meta: ClientMetadata;
     try {
       meta = await fetchClientDocument(clientId);
     } catch (err) {
