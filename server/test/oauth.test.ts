@@ -3,7 +3,10 @@
 // and its revocation, and that no code, token or refresh token is stored in clear.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bearer, TestClock, useService } from './harness.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL, TestClock, useService } from './harness.js';
 import { consentCode, grant, pkce, REDIRECT, registerClient, tokenRequest } from './oauth/helpers.js';
 
 describe('OAuth: metadata and the challenge of /mcp', () => {
@@ -206,5 +209,28 @@ describe('OAuth: codes, tokens and grants', () => {
       for (const secret of secrets) assert.ok(!rows.includes(secret), `${table} holds no secret in clear`);
     }
     assert.ok(JSON.stringify(await svc.ctx.db('oauth_refresh_tokens').select('*')).length > 2, 'the refresh tokens are stored (hashed)');
+  });
+});
+
+describe('OAuth: grants survive a restart', () => {
+  test('a refresh token and an access token made before a restart work after it', async () => {
+    const pg = TEST_DATABASE_URL ? await freshPostgresSchema(TEST_DATABASE_URL) : undefined;
+    const dataDir = mkdtempSync(join(tmpdir(), 'mind-oauth-'));
+    const env = { MIND_DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url } : {}) };
+    try {
+      const before = await startService(env);
+      const { clientId, tokens } = await grant(before);
+      await before.stop();
+      const after = await startService(env);
+      try {
+        await after.http.get('/mind/tasks').set(bearer(tokens.access_token)).expect(200);
+        await tokenRequest(after, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId }).expect(200);
+      } finally {
+        await after.stop();
+      }
+    } finally {
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
