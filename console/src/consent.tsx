@@ -3,7 +3,16 @@
 // may make it read only, and allows or denies. The browser then goes back to the assistant.
 import type { MindSummary } from '@mindservice/sdk/browser';
 import { useEffect, useState } from 'preact/hooks';
-import { anonymousClient, clientFor, describeError, loadSession, type Session, saveSession } from './session.js';
+import {
+  anonymousClient,
+  clearSession,
+  clientFor,
+  describeError,
+  isSessionEnded,
+  loadSession,
+  type Session,
+  saveSession,
+} from './session.js';
 import { Field, Select, Status, useCall } from './ui.js';
 
 interface Request {
@@ -18,7 +27,7 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<T> {
   const body = (await res.json().catch(() => ({}))) as T & { message?: string; details?: Array<{ path: string; message: string }> };
   if (!res.ok) {
     const details = body.details?.length ? ` (${body.details.map((d) => `${d.path}: ${d.message}`).join('; ')})` : '';
-    throw new Error(`${body.message ?? `HTTP ${res.status}`}${details}`);
+    throw Object.assign(new Error(`${body.message ?? `HTTP ${res.status}`}${details}`), { status: res.status });
   }
   return body;
 }
@@ -33,24 +42,38 @@ export function Consent({ query }: { query: string }) {
   const decision = useCall();
 
   useEffect(() => void check.run(async () => setRequest(await call<Request>(`/oauth/consent?${query}`))), [query]);
+  // A session that ended (its JWT expired) goes back to the sign-in form rather than to an error.
+  const endSession = (err: unknown) => {
+    if (!isSessionEnded(err) && (err as { status?: number }).status !== 401) return false;
+    clearSession();
+    setSession(undefined);
+    return true;
+  };
   useEffect(() => {
     if (!session) return;
-    void decision.run(async () => {
-      const list = (await clientFor(session).minds.list()).data;
-      setMinds(list);
-      setMindId((id) => id || list[0]?.id || '');
-    });
+    clientFor(session)
+      .minds.list()
+      .then(({ data }) => {
+        setMinds(data);
+        setMindId((id) => id || data[0]?.id || '');
+      })
+      .catch((err: unknown) => endSession(err) || decision.setError(describeError(err)));
   }, [session]);
 
   const decide = async (answer: 'allow' | 'deny') => {
     const done = await decision.run(async () => {
       const params = Object.fromEntries(new URLSearchParams(query));
       const body = { ...params, decision: answer, mind_id: mindId || undefined, read_only: readOnly || request?.read_only_asked === true };
-      return call<{ redirect_to: string }>('/oauth/consent', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session!.jwt}` },
-        body: JSON.stringify(body),
-      });
+      try {
+        return await call<{ redirect_to: string }>('/oauth/consent', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${session!.jwt}` },
+          body: JSON.stringify(body),
+        });
+      } catch (err) {
+        if (endSession(err)) return undefined;
+        throw err;
+      }
     });
     if (done) window.location.assign(done.redirect_to);
   };

@@ -21,6 +21,8 @@ import { TestProvider } from './oauth/provider.js';
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
 const skip = CHROMIUM || process.env.CI ? false : 'needs Chromium (apt-get install chromium); CI runs it';
 const PASSWORD = 'correct horse';
+// The page's global, for a function evaluated in Chromium: the test's own program has no DOM library.
+declare const sessionStorage: { setItem(key: string, value: string): void };
 
 interface Client {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<CallResult>;
@@ -241,5 +243,27 @@ describe('OAuth with the official MCP clients and the consent page in Chromium',
     const arrived = await consent(provider.authorizationUrls[0]!, who, who.first.mindId, { button: 'Deny' });
     assert.equal(arrived.searchParams.get('error'), 'access_denied');
     assert.equal(arrived.searchParams.get('code'), null);
+  });
+
+  test('a session that ended meanwhile goes back to the sign-in form on the consent page', async () => {
+    const who = await person();
+    const provider = new TestProvider(callbackUrl, 'Assistant v2');
+    assert.equal(await GENERATIONS.v2.auth(provider, { serverUrl: mcpUrl }), 'REDIRECT');
+    const context = await browser.createBrowserContext();
+    const page = await context.newPage();
+    try {
+      // A JWT this server never signed stands for one that expired.
+      await page.evaluateOnNewDocument(() => {
+        sessionStorage.setItem('mind-console.jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl');
+        sessionStorage.setItem('mind-console.email', 'someone@example.com');
+      });
+      await page.goto(provider.authorizationUrls[0]!.toString());
+      await page.waitForSelector('::-p-aria(Email)');
+      assert.equal(await page.$('::-p-aria(Mind[role="combobox"])'), null);
+    } finally {
+      await context.close();
+    }
+    const arrived = await consent(provider.authorizationUrls[0]!, who, who.second.mindId);
+    assert.ok(arrived.searchParams.get('code'));
   });
 });

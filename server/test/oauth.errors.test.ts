@@ -207,4 +207,16 @@ describe('OAuth: an anonymous caller cannot fill the database', () => {
     assertOAuthError(res.body, 'temporarily_unavailable');
     assert.ok(Number(res.headers['retry-after']) > 0);
   });
+
+  test('at most 20 client metadata documents an hour are fetched for one address, then 429 oauth_clients_exceeded', async () => {
+    const { challenge } = pkce();
+    const ask = (i: number) =>
+      svc.http
+        .get('/oauth/consent')
+        .query({ ...authorizeParams(`https://localhost:9/client-${i}.json`, challenge), redirect_uri: REDIRECT });
+    for (let i = 0; i < 20; i++) assert.equal((await ask(i)).status, 400);
+    const res = await ask(20).expect(429);
+    assert.equal(res.body.code, 'oauth_clients_exceeded');
+    assert.ok(Number(res.headers['retry-after']) > 0);
+  });
 });

@@ -11,8 +11,9 @@ import { invalidRequest, OAuthProblem, sendOAuthJson, sendProblem } from './prob
 import { OAuthService } from './service.js';
 import { OAuthTokens } from './tokens.js';
 
-/** Registrations one address may make in an hour. */
+/** Registrations one address may make in an hour, and client metadata documents it may make the server fetch. */
 export const REGISTRATIONS_PER_HOUR = 20;
+export const DOCUMENT_FETCHES_PER_HOUR = 20;
 /** The bodies of /oauth/register, /oauth/token and /oauth/consent are small. */
 const BODY_LIMIT = 16 * 1024;
 
@@ -35,6 +36,18 @@ export function oauthEndpoint(ctx: AppContext, options: OAuthEndpointOptions) {
   const service = new OAuthService(ctx);
   const tokens = new OAuthTokens(ctx);
   const registrations = createRateLimiter(ctx, 'oauth-register', REGISTRATIONS_PER_HOUR, 3600_000);
+  const documentFetches = createRateLimiter(ctx, 'oauth-fetch', DOCUMENT_FETCHES_PER_HOUR, 3600_000);
+  const countFetch = (req: IncomingMessage) => async () => {
+    const hit = await documentFetches.hit(`oauth-fetch:${clientAddressKey(options.ipOf(req))}`);
+    if (hit.limited) {
+      throw ApiError.of(
+        429,
+        'oauth_clients_exceeded',
+        `At most ${DOCUMENT_FETCHES_PER_HOUR} client metadata documents an hour are fetched for one address; try again later.`,
+        { headers: { 'Retry-After': String(hit.retryAfter) } },
+      );
+    }
+  };
 
   const document =
     (build: (url: string) => unknown): Serve =>
@@ -64,9 +77,9 @@ export function oauthEndpoint(ctx: AppContext, options: OAuthEndpointOptions) {
     sendOAuthJson(res, 200, await tokens.exchange(withBasicClientId(req, form)));
   };
 
-  const describe: Serve = async (_req, res, query) => {
+  const describe: Serve = async (req, res, query) => {
     res.setHeader('Cache-Control', 'no-store');
-    sendJson(res, 200, await service.describe(Object.fromEntries(paramsOnce(query, 'query'))));
+    sendJson(res, 200, await service.describe(Object.fromEntries(paramsOnce(query, 'query')), countFetch(req)));
   };
 
   const decide: Serve = async (req, res) => {
@@ -75,7 +88,7 @@ export function oauthEndpoint(ctx: AppContext, options: OAuthEndpointOptions) {
     const body = await readJsonBody(req, res, BODY_LIMIT);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ApiError.invalidField('body', 'must be a JSON object');
     res.setHeader('Cache-Control', 'no-store');
-    sendJson(res, 200, await service.decide(caller.userId, body as Record<string, unknown>));
+    sendJson(res, 200, await service.decide(caller.userId, body as Record<string, unknown>, countFetch(req)));
   };
 
   // The authorization endpoint is the console's consent page; the request's parameters travel in the

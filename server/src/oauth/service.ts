@@ -36,13 +36,10 @@ export class OAuthService {
       kind: 'registered',
       created_at: now.toISOString(),
     };
-    if ((await countClients(this.ctx.db)) >= MAX_CLIENTS) {
-      await deleteUnusedClients(this.ctx.db, new Date(now.getTime() - 3600_000).toISOString(), 1000);
-      if ((await countClients(this.ctx.db)) >= MAX_CLIENTS) {
-        throw new OAuthProblem('temporarily_unavailable', 'This server holds as many OAuth clients as it takes; try again later.', 503, {
-          'Retry-After': '3600',
-        });
-      }
+    if (!(await this.makeRoom())) {
+      throw new OAuthProblem('temporarily_unavailable', 'This server holds as many OAuth clients as it takes; try again later.', 503, {
+        'Retry-After': '3600',
+      });
     }
     await insertClient(this.ctx.db, client);
     return {
@@ -56,8 +53,18 @@ export class OAuthService {
     };
   }
 
-  /** The client a `client_id` names: registered here, or an https URL whose metadata document is fetched once. */
-  async clientOf(clientId: string, path: string): Promise<ClientRow> {
+  /** Whether one more client fits under MAX_CLIENTS, after deleting clients unused for an hour if it did not. */
+  private async makeRoom(): Promise<boolean> {
+    if ((await countClients(this.ctx.db)) < MAX_CLIENTS) return true;
+    await deleteUnusedClients(this.ctx.db, new Date(this.ctx.clock.now().getTime() - 3600_000).toISOString(), 1000);
+    return (await countClients(this.ctx.db)) < MAX_CLIENTS;
+  }
+
+  /**
+   * The client a `client_id` names: registered here, or an https URL whose metadata document is
+   * fetched once (`beforeFetch` counts the fetch against the caller's limit, and throws past it).
+   */
+  async clientOf(clientId: string, path: string, beforeFetch: () => Promise<void>): Promise<ClientRow> {
     const known = await findClient(this.ctx.db, clientId);
     if (known) return known;
     if (!isDocumentClientId(clientId)) {
@@ -65,6 +72,12 @@ export class OAuthService {
         path,
         'is no client of this server: register it at /oauth/register, or use the https URL of its metadata document',
       );
+    }
+    await beforeFetch();
+    if (!(await this.makeRoom())) {
+      throw ApiError.of(429, 'oauth_clients_exceeded', 'This server holds as many OAuth clients as it takes; try again later.', {
+        headers: { 'Retry-After': '3600' },
+      });
     }
     let meta: ClientMetadata;
     try {
@@ -78,8 +91,8 @@ export class OAuthService {
   }
 
   /** What the consent page shows: the client's name, where the answer goes, whether only reading was asked. */
-  async describe(params: Params) {
-    const request = await this.check(params, 'query');
+  async describe(params: Params, beforeFetch: () => Promise<void>) {
+    const request = await this.check(params, 'query', beforeFetch);
     return {
       client_id: request.client.id,
       client_name: request.client.client_name,
@@ -92,8 +105,8 @@ export class OAuthService {
    * The person's answer: Deny goes back with `access_denied`; Allow with a code for the chosen mind
    * (theirs), good for one exchange within a minute.
    */
-  async decide(userId: string, body: Params): Promise<{ redirect_to: string }> {
-    const request = await this.check(body, 'body');
+  async decide(userId: string, body: Params, beforeFetch: () => Promise<void>): Promise<{ redirect_to: string }> {
+    const request = await this.check(body, 'body', beforeFetch);
     const issuer = this.ctx.config.publicUrl;
     if (body.decision === 'deny') return { redirect_to: redirectBack(request, { error: 'access_denied' }, issuer) };
     if (body.decision !== 'allow') throw ApiError.invalidField('body.decision', 'must be `allow` or `deny`');
@@ -123,7 +136,7 @@ export class OAuthService {
     return { redirect_to: redirectBack(request, { code }, issuer) };
   }
 
-  private check(params: Params, where: 'query' | 'body'): Promise<AuthorizationRequest> {
-    return checkAuthorizationRequest(params, where, this.ctx.config.publicUrl, (id, path) => this.clientOf(id, path));
+  private check(params: Params, where: 'query' | 'body', beforeFetch: () => Promise<void>): Promise<AuthorizationRequest> {
+    return checkAuthorizationRequest(params, where, this.ctx.config.publicUrl, (id, path) => this.clientOf(id, path, beforeFetch));
   }
 }

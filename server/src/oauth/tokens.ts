@@ -107,6 +107,7 @@ export class OAuthTokens {
     const key = await store.findKeyState(trx, grant.key_id);
     if (!key || key.revoked_at !== null) return revoke("the grant's key was revoked in the mind's Keys tab: the person must connect again");
     if (Date.parse(grant.expires_at) <= now.getTime()) return revoke('the grant was not used for 30 days and expired');
+    if (!(await findMind(trx, grant.mind_id))) return revoke('the mind of this grant was deleted');
     if (!(await store.useRefreshToken(trx, tokenHash, now.toISOString()))) {
       return revoke('the refresh token was used already; the grant is revoked, the person must connect again');
     }
