@@ -52,7 +52,7 @@ describe('page bytes: the upper bound and the cut', () => {
 
   test('every cut equals the exact one, on pages far below, near and above the bound', () => {
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const text = (n: number) => Array.from({ length: n }, () => AWKWARD[Math.floor(random() * AWKWARD.length)]).join('x');
     for (let round = 0; round < 300; round++) {
       const items = Array.from({ length: 1 + Math.floor(random() * 30) }, (_, i) => ({
