@@ -183,6 +183,22 @@ describe('OAuth: codes, tokens and grants', () => {
     assert.equal(refused.body.code, 'mind_key_revoked');
   });
 
+  test('a used refresh token is kept 7 days to recognise its reuse, then deleted', async () => {
+    const { clientId, tokens } = await grant(svc);
+    const rows = async () => (await svc.ctx.db('oauth_refresh_tokens').select('token_hash', 'used_at')).length;
+    const before = await rows();
+    const second = await tokenRequest(svc, {
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    }).expect(200);
+    assert.equal(await rows(), before + 1);
+    clock.advance(8 * 24 * 3600_000);
+    await tokenRequest(svc, { grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: clientId }).expect(200);
+    // The first one went; the second (used now) and the third stay.
+    assert.equal(await rows(), before + 1);
+  });
+
   test('revoking the grant in the Keys tab ends it: the access token at once, the refresh token at its next use', async () => {
     const { owner, clientId, tokens } = await grant(svc);
     const keys = (await svc.http.get(`/minds/${owner.mindId}/keys`).set(bearer(owner.jwt)).expect(200)).body.keys as Array<{

@@ -105,6 +105,11 @@ export async function findRefreshToken(conn: Conn, tokenHash: string): Promise<{
   return conn('oauth_refresh_tokens').where({ token_hash: tokenHash }).first('grant_id', 'used_at');
 }
 
+/** Deletes a grant's refresh tokens used before `before`: a grant refreshed every hour would otherwise keep them all. */
+export async function deleteOldRefreshTokens(conn: Conn, grantId: string, before: string): Promise<void> {
+  await conn('oauth_refresh_tokens').where({ grant_id: grantId }).where('used_at', '<', before).delete();
+}
+
 /** Marks a refresh token used; false when another request used it first. */
 export async function useRefreshToken(conn: Conn, tokenHash: string, now: string): Promise<boolean> {
   return (await conn('oauth_refresh_tokens').where({ token_hash: tokenHash }).whereNull('used_at').update({ used_at: now })) > 0;

@@ -12,6 +12,8 @@ import * as store from './store.js';
 /** An access token (a Mind Key of source `oauth`) lives an hour; a grant not refreshed for 30 days ends. */
 export const ACCESS_TOKEN_SECONDS = 3600;
 export const GRANT_IDLE_MS = 30 * 24 * 3600_000;
+/** A used refresh token is kept this long to recognise its reuse (which revokes the grant), then deleted. */
+export const USED_REFRESH_KEPT_MS = 7 * 24 * 3600_000;
 
 const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 
@@ -116,6 +118,7 @@ export class OAuthTokens {
     await store.deleteKey(trx, grant.key_id);
     const fresh = await this.newAccessKey(trx, grant.mind_id, grant.scope, client?.client_name ?? grant.client_id);
     await store.updateGrantKey(trx, grant.id, fresh.id, new Date(now.getTime() + GRANT_IDLE_MS).toISOString());
+    await store.deleteOldRefreshTokens(trx, grant.id, new Date(now.getTime() - USED_REFRESH_KEPT_MS).toISOString());
     return this.answer(trx, grant.id, fresh.secret, grant.scope);
   }
 
