@@ -13,7 +13,7 @@ const RANKS = [
   { name: 'owners', folders: ['accounts', 'minds'] }, // who and which mind
   { name: 'content', folders: ['chat', 'computers', 'memories', 'scripts', 'tasks', 'webhooks'] }, // a mind's content, devices, hooks
   { name: 'meaning', folders: ['meaning'] }, // recall by meaning, over the memories
-  { name: 'composed', folders: ['mcp', 'system', 'transfer'] }, // composed over other areas
+  { name: 'composed', folders: ['mcp', 'oauth', 'system', 'transfer'] }, // composed over other areas
 ];
 
 const SRC = '^server/src/';

@@ -1,5 +1,6 @@
 // The console: the sign-in form, or the signed-in person's minds and one mind's tabs.
 import { useMemo, useState } from 'preact/hooks';
+import { Consent } from './consent.js';
 import { MindPage } from './mind.js';
 import { MindsPage } from './minds.js';
 import { useRoute } from './route.js';
@@ -26,6 +27,7 @@ export function App() {
     [session],
   );
 
+  if (route.page === 'authorize') return <Consent query={route.query} />;
   if (!app) {
     return (
       <SignIn

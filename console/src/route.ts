@@ -2,9 +2,12 @@
 // ever part of a URL.
 import { useEffect, useState } from 'preact/hooks';
 
-export type Route = { page: 'minds' } | { page: 'mind'; mindId: string; tab: string };
+export type Route = { page: 'minds' } | { page: 'mind'; mindId: string; tab: string } | { page: 'authorize'; query: string };
 
 export function parseRoute(hash: string): Route {
+  // The OAuth consent page: /oauth/authorize redirects here with the request's parameters.
+  const consent = /^#\/oauth\/authorize\?(.*)$/.exec(hash);
+  if (consent) return { page: 'authorize', query: consent[1]! };
   const [, page, mindId, tab] = hash.replace(/^#/, '').split('/');
   if (page === 'minds' && mindId) return { page: 'mind', mindId: decodeURIComponent(mindId), tab: tab ?? 'memories' };
   return { page: 'minds' };

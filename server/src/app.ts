@@ -31,6 +31,8 @@ import { Cipher } from './lib/cipher.js';
 import { memoriesArea } from './memories/handlers.js';
 import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
+import { oauthEndpoint } from './oauth/handlers.js';
+import { mcpChallenge } from './oauth/metadata.js';
 import { mindsArea } from './minds/handlers.js';
 import { touchKey } from './minds/keys-store.js';
 import { findKeyHolder, findKeyHoldersPostgres } from './minds/store.js';
@@ -185,11 +187,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let mcp: Promise<ReturnType<typeof import('./mcp/endpoint.js').mcpEndpoint>> | undefined;
   const loadMcp = () =>
     (mcp ??= import('./mcp/endpoint.js')
-      .then(({ mcpEndpoint }) => mcpEndpoint(ctx, { authenticator, invoke: route.invoke, ipOf, onUnexpected: unexpected }))
+      .then(({ mcpEndpoint }) =>
+        mcpEndpoint(ctx, {
+          authenticator,
+          invoke: route.invoke,
+          ipOf,
+          onUnexpected: unexpected,
+          challenge: (presented) => mcpChallenge(config.publicUrl, presented),
+        }),
+      )
       .catch((err: unknown) => {
         mcp = undefined; // the next /mcp request tries again
         throw err;
       }));
+  // OAuth 2.1 for hosted assistants' connectors: metadata, registration, tokens, the consent page's calls.
+  const oauth = oauthEndpoint(ctx, { authenticator, errors, ipOf });
   const answerCors = corsFor(config.corsOrigins);
   const handle = (req: RawRequest, res: ServerResponse) => {
     logRequest(req, res);
@@ -215,6 +227,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       res.setHeader('Connection', 'close');
       return errors.send(res, ApiError.of(503, 'shutting_down', ERROR_MESSAGES.shuttingDown, { headers: { 'Retry-After': '5' } }));
     }
+    if (oauth(req, res)) return;
     if (isMcpPath(req.url)) {
       const onError = (err: unknown) => errors.answer(err, req, res);
       return void loadMcp().then((serveMcp) => serveMcp(req, res, onError), onError);

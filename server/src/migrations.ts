@@ -9,6 +9,7 @@ import { embeddingMigrations } from './meaning/migrations.js';
 import { memoriesMigrations } from './memories/migrations.js';
 import { searchMigrations } from './memories/search-migrations.js';
 import { mindsMigrations, mindsTable } from './minds/migrations.js';
+import { oauthMigrations } from './oauth/migrations.js';
 import { tasksMigrations } from './tasks/migrations.js';
 import { webhooksMigrations } from './webhooks/migrations.js';
 
@@ -30,6 +31,7 @@ export const migrations: Migration[] = [
   ...embeddingMigrations, // 0520_
   ...searchMigrations, // 0530_
   ...chatMigrations, // 0560_
+  ...oauthMigrations, // 0600_
 ];
 
 export const migrationSource = migrationSourceOf(migrations);

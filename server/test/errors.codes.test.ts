@@ -99,6 +99,10 @@ const PUBLISHED: Record<string, [number, string]> = {
   rate_limited: [429, 'Over 60 `?key=` requests a minute from one address; `Retry-After` says when to retry.'],
   login_attempts_exceeded: [429, 'Too many failed logins from this address or for this account; `Retry-After` says when to retry.'],
   registration_attempts_exceeded: [429, 'Too many refused install codes from this address; `Retry-After` says when to retry.'],
+  oauth_clients_exceeded: [
+    429,
+    'Too many OAuth client metadata documents fetched for this address, or the server holds as many OAuth clients as it takes.',
+  ],
   imports_busy: [429, 'The account or the server imports as much as it may at once; retry after `Retry-After`.'],
   request_aborted: [499, 'The client closed the request before its answer (only the server log shows it).'],
   internal_error: [500, 'An unexpected failure; its request id finds it in the server log.'],
@@ -165,8 +169,9 @@ describe('error codes keep their meaning', () => {
       }
     }
     // Answered whatever the operation, or by none: a path no route has, a method a path does not take, a client gone,
-    // a Host header no URL can hold (checked before any route is looked up).
-    const elsewhere = ['route_not_found', 'method_not_allowed', 'request_aborted', 'host_invalid'];
+    // a Host header no URL can hold (checked before any route is looked up); the OAuth consent page's
+    // call, which is no contract route (docs/architecture.md).
+    const elsewhere = ['route_not_found', 'method_not_allowed', 'request_aborted', 'host_invalid', 'oauth_clients_exceeded'];
     assert.deepEqual(
       Object.keys(ERROR_CODES).filter((code) => !listed.has(code) && !elsewhere.includes(code)),
       [],

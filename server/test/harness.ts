@@ -95,7 +95,8 @@ export async function freshPostgresSchema(baseUrl: string): Promise<{ url: strin
  */
 export function errorAnswerProblem(url: string, status: number, contentType: string, text: string, publicUrl: string): string | undefined {
   const path = url.split('?')[0] ?? '';
-  const own = path !== '/health' && !path.startsWith('/mcp');
+  // /oauth/token and /oauth/register answer RFC 6749 / RFC 7591 errors, the format OAuth clients read.
+  const own = path !== '/health' && !path.startsWith('/mcp') && path !== '/oauth/token' && path !== '/oauth/register';
   if (!/^application\/json/.test(contentType)) return own ? `not JSON (${contentType || 'no Content-Type'})` : undefined;
   let body: Record<string, unknown>;
   try {

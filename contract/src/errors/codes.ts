@@ -124,6 +124,10 @@ export const ERROR_CODES = {
     status: 429,
     meaning: 'Too many refused install codes from this address; `Retry-After` says when to retry.',
   },
+  oauth_clients_exceeded: {
+    status: 429,
+    meaning: 'Too many OAuth client metadata documents fetched for this address, or the server holds as many OAuth clients as it takes.',
+  },
   imports_busy: { status: 429, meaning: 'The account or the server imports as much as it may at once; retry after `Retry-After`.' },
 
   request_aborted: { status: 499, meaning: 'The client closed the request before its answer (only the server log shows it).' },

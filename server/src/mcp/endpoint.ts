@@ -46,6 +46,8 @@ export interface McpEndpointOptions {
   invoke: Invoke;
   ipOf: (req: IncomingMessage) => string;
   onUnexpected: (err: unknown, req: RawRequest) => void;
+  /** The `WWW-Authenticate` of a 401; `presented`: a credential was sent (and refused). */
+  challenge: (presented: boolean) => string;
 }
 
 /**
@@ -127,7 +129,8 @@ export function mcpEndpoint(ctx: AppContext, options: McpEndpointOptions) {
     } catch (err) {
       if (hasBody(req)) res.setHeader('Connection', 'close');
       if (!(err instanceof ApiError) || err.statusCode !== 401) throw err;
-      res.setHeader('WWW-Authenticate', 'Bearer realm="mind-service"');
+      // RFC 9728: the challenge names the metadata that leads an OAuth client to a token (docs/mcp.md).
+      res.setHeader('WWW-Authenticate', options.challenge(req.headers.authorization !== undefined));
       // The authenticator's hint names `?key=` too, which /mcp does not take.
       const hint =
         req.headers.authorization === undefined ? 'this endpoint needs the Mind Key as `Authorization: Bearer mk_...`' : undefined;
