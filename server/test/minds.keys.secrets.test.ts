@@ -82,7 +82,7 @@ describe('Mind Keys: no secret after its one answer', () => {
       const { tools } = await client.listTools();
       for (const [name, args] of [
         ['list_tasks', {}],
-        ['get_task', { id: task.id }],
+        ['get_task', { task_id: task.id }],
         ['recall_memories', {}],
         ['memory_stats', {}],
       ] as const) {
@@ -92,8 +92,8 @@ describe('Mind Keys: no secret after its one answer', () => {
       }
       for (const [name, args] of [
         ['create_task', { title: 'no' }],
-        ['complete_task', { id: task.id }],
-        ['delete_task', { id: task.id }],
+        ['complete_task', { task_id: task.id }],
+        ['delete_task', { task_id: task.id }],
         ['store_memory', { category: 'note', content: 'no' }],
         ['post_chat_message', { role: 'agent', content: 'no' }],
       ] as const) {
