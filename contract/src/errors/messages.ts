@@ -34,7 +34,7 @@ export const ERROR_MESSAGES = {
   mindsLimitReached: (max: number) => `A user can have at most ${max} minds; delete one before creating another`,
   mindNotOwned: 'This mind belongs to another user',
   keyReadOnly:
-    'This Mind Key has scope `read`: it reads the mind but cannot change anything. Use a key of scope `full` (the owner makes one with POST /minds/:id/keys).',
+    "This Mind Key has scope `read`: it reads the mind but cannot change anything. Use a key of scope `full` (the mind's owner makes one in the console's Keys tab or with POST /minds/:id/keys); an assistant connected through OAuth connects again without Read only.",
   mindKeysLimitReached: (max: number) =>
     `A mind can have at most ${max} Mind Keys; revoke one (DELETE /minds/:id/keys/:key_id) before making another`,
 
