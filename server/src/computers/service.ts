@@ -5,19 +5,17 @@ import { decodeCursorText, encodeCursorText, pageWithinBytes } from '../http/cur
 import { newId } from '../lib/secrets.js';
 import { findMind } from '../minds/store.js';
 import { type CommandBus, type Waiter, waitUnlessAborted } from './bus.js';
-import type { OneStatementDispatch, QueueFacts } from './dispatch.js';
+import type { OneStatementDispatch } from './dispatch.js';
 import { recordCommandFinished } from './events.js';
 import { createInstallCode, type UserSideCaller } from './install-codes.js';
 import { checkOnScreen, type NewCommand } from './payloads.js';
 import { COMMAND_LIST_DEFAULT, ONLINE_WINDOW_MS } from './rules.js';
 import { countQueuedCommands, findCommand, findScreenshot, insertCommand, listCommands, transitionCommand } from './commands-store.js';
 import { computerListPage } from './computer-list.js';
+import { type QueuedOn, queueInOneStatement } from './queue-in-one-statement.js';
 import { type ComputerScope, type StoredComputer, deleteComputer, disableComputer, findComputer } from './store.js';
 
 export type { UserSideCaller };
-
-/** The computer a command was queued on. */
-type QueuedOn = Pick<StoredComputer, 'id' | 'mind_id'>;
 
 const scopeOf = (caller: UserSideCaller): ComputerScope =>
   caller.kind === 'mind' ? { userId: caller.userId, mindId: caller.mindId } : { userId: caller.userId };
@@ -231,46 +229,10 @@ export class ComputersService {
     const channel = this.bus.computerChannel;
     const queuedOn =
       this.dispatch && channel
-        ? await this.queueInOneStatement(this.dispatch, caller, command, channel)
+        ? await queueInOneStatement(this.ctx, this.bus, this.dispatch, { scope: scopeOf(caller), command, channel })
         : await this.queueStepByStep(caller, command);
     this.onQueued(computerId);
     return queuedOn;
-  }
-
-  /** PostgreSQL: looks, checks, queues and notifies the other instances in one round trip. */
-  private async queueInOneStatement(
-    dispatch: OneStatementDispatch,
-    caller: UserSideCaller,
-    command: Command,
-    channel: string,
-  ): Promise<QueuedOn> {
-    const cap = this.ctx.config.maxQueuedCommandsPerComputer;
-    // The computer's poll held here, if any, waits for this statement instead of claiming afterwards.
-    const poll = this.bus.takePoll(command.computer_id);
-    let facts: QueueFacts | undefined;
-    try {
-      facts = await dispatch.queue(this.ctx.db, { command, scope: scopeOf(caller), cap, notifyChannel: channel, handOver: !!poll });
-    } finally {
-      if (!facts?.handedOver) poll?.release();
-    }
-    if (!facts) throw ApiError.notFound('Computer');
-    if (!facts.queued) {
-      if (facts.mindDisabled) throw ApiError.forbidden('mind_disabled', ERROR_MESSAGES.mindDisabled);
-      if (!facts.active) throw ApiError.conflict('computer_disabled', ERROR_MESSAGES.computerDisabled);
-      throw ApiError.conflict('command_queue_full', ERROR_MESSAGES.commandQueueFull(cap));
-    }
-    if (facts.handedOver) {
-      const { command_id, type, payload, created_at } = command;
-      // Its client went away meanwhile: nobody has seen the command, so it waits for the next poll.
-      if (!poll!.deliver([{ command_id, type, payload, created_at }])) {
-        // The command is stored either way; should this fail, the sweeper ends it as not reported.
-        await dispatch.requeue(this.ctx.db, command_id, channel).then(
-          () => this.bus.notifyComputerHere(command.computer_id),
-          (err: unknown) => this.ctx.log.warn({ err, command_id }, 'command: a handoff whose poll had gone was not queued again'),
-        );
-      }
-    } else this.bus.notifyComputerHere(command.computer_id); // the statement told the other instances
-    return { id: command.computer_id, mind_id: facts.mindId };
   }
 
   /** SQLite (in the process, no round trips): the steps one by one, the writes in one transaction. */
