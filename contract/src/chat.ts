@@ -1,4 +1,17 @@
-import { bodyErrors, c, errors, Id, IsoDateOrDateTime, meta, NonBlank, PAGE_BYTES, QueryInteger, Timestamp } from './common.js';
+import {
+  bodyErrors,
+  c,
+  errors,
+  Id,
+  IsoDateOrDateTime,
+  meta,
+  NonBlank,
+  PAGE_BYTES,
+  QueryInteger,
+  Timestamp,
+  PageCursor,
+  NextCursor,
+} from './common.js';
 import { RecallMode } from './recall.js';
 import { z } from './zod.js';
 
@@ -48,21 +61,15 @@ export const ChatSearchQuery = z.object({
   }),
   mode: RecallMode.optional(),
   limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
-  cursor: z
-    .string()
-    .max(500)
-    .optional()
-    .openapi({ description: '`next_cursor` of the previous page, with `q`, `mode` and the filters unchanged (any other text is 400).' }),
+  cursor: PageCursor(500, '`next_cursor` of the previous page, with `q`, `mode` and the filters unchanged (any other text is 400).'),
 });
 
 export const ChatSearchResult = z
   .object({
     messages: z.array(ChatSearchHit),
-    next_cursor: z.string().nullable().openapi({
-      description: 'Pass as `cursor` for the next page; null on the last page.',
-      example:
-        'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
-    }),
+    next_cursor: NextCursor(
+      'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
+    ),
   })
   .openapi('ChatSearchResult');
 

@@ -42,6 +42,9 @@ export const MB = 1024 * 1024;
  */
 export const PAGE_BYTES =
   'fewer when the page reaches the byte bound (`MIND_PAGE_MAX_BYTES`, 1 MiB by default; a page always holds at least one, whatever its size)';
+/** A list's `cursor` query parameter: the `next_cursor` of the previous page, at most `max` characters. */
+export const PageCursor = (max: number, description = '`next_cursor` of the previous page.') =>
+  z.string().max(max).optional().openapi({ description });
 /** A list's `next_cursor`: null on its last page. */
 export const NextCursor = (example: string | null) =>
   z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.', example });

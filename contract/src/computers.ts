@@ -11,6 +11,7 @@ import {
   routerOptions,
   PAGE_BYTES,
   NextCursor,
+  PageCursor,
 } from './common.js';
 import { QueueCommandQuery } from './command-query.js';
 import { Command, CommandList, CommandResultBody, CommandStatus, PollResult, QueuedCommand } from './command-results.js';
@@ -43,7 +44,7 @@ export const computersContract = c.router(
       description: `Computers the caller sees, oldest first: at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Page with \`next_cursor\`.`,
       query: z.object({
         limit: QueryInteger(1, 100).optional().openapi({ description: 'Computers per page, 1..100, default 100.' }),
-        cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+        cursor: PageCursor(200),
       }),
       responses: {
         200: z
@@ -155,7 +156,7 @@ export const computersContract = c.router(
       pathParams: ComputerParams,
       query: z.object({
         limit: QueryInteger(1, 200).optional().openapi({ description: '1..200, default 20.' }),
-        cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+        cursor: PageCursor(200),
       }),
       responses: { 200: CommandList, ...errors(400, 404), ...mindKeyErrors },
       metadata: user,

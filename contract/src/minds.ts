@@ -14,6 +14,7 @@ import {
   routerOptions,
   Timestamp,
   NextCursor,
+  PageCursor,
 } from './common.js';
 import { z } from './zod.js';
 
@@ -141,7 +142,7 @@ export const mindsContract = c.router(
       description: `The current user's minds with their memory count and last activity, oldest first: at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Page with \`next_cursor\`.`,
       query: z.object({
         limit: QueryInteger(1, 100).optional().openapi({ description: 'Minds per page, 1..100, default 100.' }),
-        cursor: z.string().max(200).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+        cursor: PageCursor(200),
       }),
       responses: {
         200: z

@@ -1,4 +1,15 @@
-import { errors, IsoDateOrDateTime, c, meta, QueryBoolean, QueryInteger, QueryNumber, PAGE_BYTES } from './common.js';
+import {
+  errors,
+  IsoDateOrDateTime,
+  c,
+  meta,
+  QueryBoolean,
+  QueryInteger,
+  QueryNumber,
+  PAGE_BYTES,
+  PageCursor,
+  NextCursor,
+} from './common.js';
 import { Memory, MemoryCategory, Tag } from './memories.js';
 import { z } from './zod.js';
 
@@ -51,11 +62,7 @@ export const RecallQuery = z.object({
   }),
   mode: RecallMode.optional(),
   limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),
-  cursor: z
-    .string()
-    .max(500)
-    .optional()
-    .openapi({ description: '`next_cursor` of the previous page, with `q` and the filters unchanged (any other text is 400).' }),
+  cursor: PageCursor(500, '`next_cursor` of the previous page, with `q` and the filters unchanged (any other text is 400).'),
   wait_ms: QueryInteger(0, MAX_RECALL_WAIT_MS)
     .optional()
     .openapi({
@@ -72,11 +79,9 @@ export const RecallQuery = z.object({
 export const RecallResult = z
   .object({
     memories: z.array(RecallHit),
-    next_cursor: z.string().nullable().openapi({
-      description: 'Pass as `cursor` for the next page; null on the last page.',
-      example:
-        'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
-    }),
+    next_cursor: NextCursor(
+      'eyJ2IjoxLCJmIjoiWHEzdjlMdzJaazhyVDFwQSIsInMiOjMuNDIsInUiOiIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCJpIjoiMGI2ZjVhNjItM2Y1ZS00ZThlLTlhNTItMmM3ZDNmM2YxYTEwIn0',
+    ),
   })
   .openapi('RecallResult');
 

@@ -11,6 +11,7 @@ import {
   PAGE_BYTES,
   QueryInteger,
   Timestamp,
+  PageCursor,
 } from './common.js';
 import { z } from './zod.js';
 
@@ -64,7 +65,7 @@ export const scriptRoutes = c.router({
     description: `Scripts of the key's mind by name, each with its content: at most \`limit\` (default 100) a page, ${PAGE_BYTES}. Page with \`next_cursor\`: the cursor is the last name shown, so scripts added or removed meanwhile never make a page repeat or skip another.`,
     query: z.object({
       limit: QueryInteger(1, 100).optional().openapi({ description: 'Scripts per page, 1..100, default 100.' }),
-      cursor: z.string().max(1000).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+      cursor: PageCursor(1000),
     }),
     responses: {
       200: z

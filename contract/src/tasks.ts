@@ -13,6 +13,8 @@ import {
   routerOptions,
   Timestamp,
   PAGE_BYTES,
+  PageCursor,
+  NextCursor,
 } from './common.js';
 import { z } from './zod.js';
 
@@ -105,17 +107,15 @@ export const TaskListQuery = z.object({
   limit: QueryInteger(1, MAX_TASKS_PAGE)
     .optional()
     .openapi({ description: `Tasks per page, 1..${MAX_TASKS_PAGE}, default ${MAX_TASKS_PAGE}.` }),
-  cursor: z.string().max(500).optional().openapi({ description: '`next_cursor` of the previous page (with the same `status`).' }),
+  cursor: PageCursor(500, '`next_cursor` of the previous page (with the same `status`).'),
 });
 
 export const TaskList = z
   .object({
     tasks: z.array(Task),
-    next_cursor: z.string().nullable().openapi({
-      description: 'Pass as `cursor` for the next page; null on the last page.',
-      example:
-        'WzEsMSwxLCIyMDI2LTEyLTAxVDA5OjAwOjAwLjAwMFoiLCIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCIwYjZmNWE2Mi0zZjVlLTRlOGUtOWE1Mi0yYzdkM2YzZjFhMTAiXQ',
-    }),
+    next_cursor: NextCursor(
+      'WzEsMSwxLCIyMDI2LTEyLTAxVDA5OjAwOjAwLjAwMFoiLCIyMDI2LTExLTIyVDAxOjI5OjQyLjEyM1oiLCIwYjZmNWE2Mi0zZjVlLTRlOGUtOWE1Mi0yYzdkM2YzZjFhMTAiXQ',
+    ),
   })
   .openapi('TaskList');
 export const DeletedTask = z.object({ deleted: z.literal(true), id: Id('Task') }).openapi('DeletedTask');
