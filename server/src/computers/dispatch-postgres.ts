@@ -7,18 +7,12 @@ import type { OneStatementDispatch, QueueAttempt, QueueFacts } from './dispatch.
 // and claiming are one statement each (one round trip, one implicit transaction) instead of five.
 
 /**
- * Finds the computer as the caller may see it and locks its row, so requests queueing on one computer
- * take turns (the cap holds however many race; `FOR NO KEY UPDATE` leaves the commands' foreign key
- * checks free); counts its queued commands with a snapshot taken after the lock (migration
- * 0403_queued_commands_count: the statement's own snapshot predates the wait), and queues the command
- * only if the computer is active, its mind enabled and the queue below the cap; then moves the
- * mind's last_activity as every write does (events/recorder.ts postgresTouchMind: a row another
- * writer holds is skipped) and notifies the instances (the NOTIFY is delivered at commit, so no
- * instance wakes for a command that is not there). No row: no such computer for this caller.
- *
- * When this instance holds the computer's poll (the handoff flag) and no older command waits, the
- * command is handed over at once instead: inserted `sent`, the computer seen, nobody notified; the
- * caller gives it to that poll, saving the poll's claim (a round trip).
+ * One round trip: finds the computer as the caller sees it and locks its row, so requests queueing
+ * on it take turns and the cap holds; counts its queued commands after the lock (migration 0403);
+ * queues only if the computer is active, its mind enabled and the queue below the cap; touches the
+ * mind (postgresTouchMind) and notifies the instances at commit. No row: no such computer.
+ * With the handoff flag (this instance holds the computer's poll, no older command waits) the
+ * command is inserted `sent` and given to that poll directly, saving the poll's claim.
  */
 const QUEUE = `
 WITH computer AS (

@@ -4,20 +4,10 @@ import { basename, dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * WAL checkpoints of the SQLite database, on a thread of their own.
- *
- * In WAL mode every COMMIT appends pages to the WAL file; a checkpoint copies them back into the
- * database file and syncs it. By default SQLite does that inside the COMMIT that pushes the WAL past
- * 1,000 pages, on the connection that committed: here the one connection of the request thread, so
- * every few dozen writes one request paid for copying and two fsyncs (about two thirds of the cost
- * of a memory write's COMMIT). As SQLite suggests for such applications, a second connection on a
- * worker thread checkpoints instead, every `intervalMs`, on the other core. PASSIVE checkpoints
- * never wait for or block the request thread's readers and writer.
- *
- * The request thread's connection keeps automatic checkpoints at `BACKSTOP_PAGES`: if this thread
- * falls behind or fails, or a steady stream of writes never lets SQLite start the WAL over (it does
- * so at the first write after a checkpoint copied every page), the old behaviour takes over there,
- * with only the pages this thread has not copied yet left to copy.
+ * WAL checkpoints of the SQLite database on a worker thread (PASSIVE: they never block the request
+ * thread), so no request pays for copying the WAL back and syncing (docs/performance.md, "What
+ * changed the write path"). The request thread's connection keeps automatic checkpoints at
+ * `BACKSTOP_PAGES`, in case this thread falls behind or fails.
  */
 export const BACKSTOP_PAGES = 10_000;
 

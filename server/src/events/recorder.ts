@@ -29,15 +29,10 @@ export type CommitListener = (event: RecordedEvent) => void;
 // Every write runs these two: prepared statements (runSql), not knex's query builder.
 const INSERT_EVENT = 'INSERT INTO events (id, mind_id, type, data, created_at) VALUES (?, ?, ?, ?, ?)';
 /**
- * Moving last_activity locks the mind's row until COMMIT. On SQLite writes run one at a time anyway.
- * On PostgreSQL a plain UPDATE would make every concurrent writer of the mind wait for the one
- * before it to commit (measured: 9 ms a touch under load, writes of one mind in single file), so a
- * write skips the touch when another transaction holds the row: that one moves last_activity
- * itself. Under concurrent writes of a mind last_activity is therefore the time of one of the writes
- * in flight, not necessarily the newest (at most one overlapping transaction's length older); if
- * the holder rolls back, it stays where it was until the mind's next write. Sequential writes move
- * it every time. FOR NO KEY UPDATE, as a plain UPDATE takes: the foreign key checks of the mind's
- * inserts (FOR KEY SHARE) do not wait for it.
+ * On PostgreSQL a plain UPDATE of last_activity would make a mind's concurrent writers commit in
+ * single file (docs/performance.md), so a write skips the touch when another transaction holds the
+ * row: that one moves it. last_activity is then the time of one of the writes in flight.
+ * FOR NO KEY UPDATE: the foreign key checks of the mind's inserts do not wait for it.
  */
 /** PostgreSQL's touch of the mind `mindId` (a placeholder or a subquery), skipping a row another writer holds; binds the time first. */
 export const postgresTouchMind = (mindId: string) =>

@@ -67,17 +67,11 @@ async function countAttempt(checks: AttemptCheck[], inFlight: InFlight): Promise
 }
 
 /**
- * Limits failed attempts (wrong passwords, refused install codes) under one or more keys each.
- *
- * An attempt is counted as a failure when its check starts and given back when it turns out not to
- * have failed, so only failures use up a limit, and attempts made at once cannot overshoot it (the
- * count is one atomic write, shared by instances on PostgreSQL). At most `concurrency` checks run
- * at once in this process, the others wait their turn; so at any time at most that many attempts
- * per instance are counted without having failed, and a burst of good attempts (16 logins at once
- * from one office) is not refused for failures it has not made. An attempt already over a limit is
- * refused at once, without waiting: 429 with `Retry-After` and the check's message. Windows are
- * fixed: a client over a limit waits until the window its failures started ends, however often it
- * retries meanwhile (refused attempts are not counted).
+ * Limits failed attempts (wrong passwords, refused install codes) under one or more keys each. An
+ * attempt counts as a failure when its check starts and is given back when it did not fail, so
+ * attempts at once cannot overshoot a limit; at most `concurrency` checks run at once, so a burst of
+ * good attempts is not refused for failures it has not made. Over a limit: 429 with `Retry-After`,
+ * at once, until the fixed window its failures started ends.
  */
 export class FailureLimit {
   private running = 0;

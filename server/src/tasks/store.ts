@@ -93,14 +93,10 @@ export interface TaskListPosition {
 
 /**
  * One page of the mind's tasks with the given statuses (all when omitted), in the list order:
- * `in_progress` first, then priority, then due_at (earliest first, none last), then creation (id
- * breaks ties). `after` is where the previous page ended; the page holds up to `limit` tasks and says
- * where it ended when more follow.
- *
- * Keyset paging, not an offset: a page costs the same however deep it is (the tasks_list_order index
- * is walked from the position, never counted through), and tasks completed or deleted on earlier
- * pages (an agent working through its list) do not shift later pages, so none is skipped. Still one
- * query: it reads `limit + 1` rows to learn whether another page follows.
+ * `in_progress` first, then priority, then due_at (none last), then creation (id breaks ties).
+ * Keyset paging from `after` on the tasks_list_order index: a page costs the same however deep, and
+ * tasks completed on earlier pages do not shift later ones. Reads `limit + 1` rows to know whether
+ * another page follows.
  */
 export async function listTasks(
   conn: Conn,
