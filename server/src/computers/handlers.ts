@@ -2,7 +2,7 @@ import type { contract } from '@mindservice/contract';
 import type { Area } from '../core/area.js';
 import type { AppContext } from '../core/context.js';
 import type { DialectName } from '../db/database.js';
-import { AgentService } from './agent.js';
+import { AgentSideService } from './agent-side.js';
 import { type CommandBus, clientGone, InProcessCommandBus } from './bus.js';
 import type { OneStatementDispatch } from './dispatch.js';
 import { postgresDispatch } from './dispatch-postgres.js';
@@ -28,7 +28,7 @@ export function computersArea(ctx: AppContext): ComputersArea {
   const retention = new CommandRetention(ctx);
   const dispatch = ONE_STATEMENT_DISPATCH[ctx.dialect.name];
   const computers = new ComputersService(ctx, bus, dispatch, (computerId) => retention.noteQueued(computerId));
-  const agent = new AgentService(ctx, bus, dispatch);
+  const agent = new AgentSideService(ctx, bus, dispatch);
   let stopSweeper: (() => Promise<void>) | undefined;
 
   return {

@@ -3,7 +3,7 @@ import { ApiError } from './api-error.js';
 import type { RateLimiter, RateLimitResult } from './rate-limit.js';
 
 // Limits on failed attempts, over the rate limiters: the mechanism only. The areas hold the policy,
-// their limits, keys and messages (accounts/service.ts for logins, computers/agent.ts for install codes).
+// their limits, keys and messages (accounts/service.ts for logins, computers/agent-side.ts for install codes).
 
 /** One check of a counted attempt: the limiter, the key, and the 429's code and message given the seconds to wait. */
 export interface AttemptCheck {

@@ -1,3 +1,5 @@
+// The agent's side of the computers area: what the screen-remote-agent program calls (register,
+// poll, report), as opposed to the user's side in service.ts.
 import { type CommandStatus, ERROR_MESSAGES, type ErrorCodeOf, type PolledCommand, type Screen } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
@@ -44,7 +46,7 @@ const badCode = (code: ErrorCodeOf<400>, message: string) => ApiError.invalidFie
 const REGISTRATION_CONCURRENCY = 1;
 
 /** What the agent program (`screen-remote-agent`) calls, with its Computer Token after registering. */
-export class AgentService {
+export class AgentSideService {
   /** Failed registrations per client address (docs/security.md): install codes cannot be guessed at speed. */
   private readonly failedRegistrations: RateLimiter;
   /** Registrations checked at once (each a short transaction). */
