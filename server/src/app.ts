@@ -48,7 +48,7 @@ import { webhooksArea } from './webhooks/handlers.js';
 
 /**
  * Key lookup statements running at once on PostgreSQL; the lookups that arrive meanwhile go together
- * in the next (2 measured no better than 1: docs/performance.md, issue 32).
+ * in the next (2 measured no better than 1: docs/performance.md).
  */
 const KEY_LOOKUPS_AT_ONCE = 1;
 
@@ -166,7 +166,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   };
   // Every Mind Key request looks its key up first. On SQLite that is a call in process; on
   // PostgreSQL a round trip, so the lookups of concurrent requests share statements (measured in
-  // docs/performance.md, issue 32).
+  // docs/performance.md).
   const mindKeyLookups = dialect.inProcess
     ? undefined
     : new LookupBatcher((hashes: string[]) => findKeyHoldersPostgres(db, hashes), KEY_LOOKUPS_AT_ONCE);
@@ -182,7 +182,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     ipOf,
     errors,
   });
-  // The same routes as MCP tools, at /mcp (DESIGN section 10). The MCP SDK and the tools are loaded
+  // The same routes as MCP tools, at /mcp (docs/mcp.md). The MCP SDK and the tools are loaded
   // with the first /mcp request: about 30 MB of RSS a server that is never asked over MCP does not carry.
   let mcp: Promise<ReturnType<typeof import('./mcp/endpoint.js').mcpEndpoint>> | undefined;
   const loadMcp = () =>

@@ -66,19 +66,19 @@ const EnvSchema = z.object({
   MIND_HEADERS_TIMEOUT: duration.refine((ms) => ms >= 1000, 'must be at least 1s').default('10s'),
   MIND_SHUTDOWN_TIMEOUT: duration.default('10s'),
   MIND_CORS_ORIGINS: corsOrigins.default(''),
-  // Safe on the open internet (DESIGN section 13): webhook targets and PostgreSQL limits.
+  // Safe on the open internet: webhook targets and PostgreSQL limits.
   MIND_WEBHOOK_ALLOW_LOCALHOST: flag.optional(),
   MIND_DB_STATEMENT_TIMEOUT: duration.default('30s'),
   MIND_DB_ACQUIRE_TIMEOUT: duration.default('10s'),
   MIND_DB_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  // Failed logins and install-code registrations (DESIGN section 13), and the threads that hash passwords.
+  // Failed logins and install-code registrations, and the threads that hash passwords.
   MIND_LOGIN_MAX_FAILURES_PER_ACCOUNT: failureCount.default(10),
   MIND_LOGIN_MAX_FAILURES_PER_ADDRESS: failureCount.default(30),
   MIND_LOGIN_FAILURE_WINDOW: failureWindow.default('15m'),
   MIND_INSTALL_CODE_MAX_FAILURES_PER_ADDRESS: failureCount.default(30),
   MIND_INSTALL_CODE_FAILURE_WINDOW: failureWindow.default('15m'),
   MIND_PASSWORD_THREADS: z.coerce.number().int().min(1).max(16).optional(),
-  // Computers (DESIGN section 13): caps, the size of a result, how long finished commands are kept.
+  // Computers: caps, the size of a result, how long finished commands are kept.
   MIND_MAX_COMPUTERS_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(100),
   MIND_MAX_QUEUED_COMMANDS_PER_COMPUTER: z.coerce.number().int().min(1).max(100_000).default(100),
   MIND_MAX_INSTALL_CODES_PER_MIND: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -90,15 +90,15 @@ const EnvSchema = z.object({
     .transform((v) => (v.endsWith('d') ? Number(v.slice(0, -1)) * 86_400_000 : parseDuration(v)))
     .default('7d'),
   MIND_COMMANDS_KEPT_PER_COMPUTER: z.coerce.number().int().min(0).max(10_000_000).default(1000),
-  // Growth bounds (DESIGN section 13): minds per user, pending deliveries per webhook, mind deletion chunks.
+  // Growth bounds: minds per user, pending deliveries per webhook, mind deletion chunks.
   MIND_MAX_MINDS_PER_USER: z.coerce.number().int().min(1).max(100000).default(100),
   MIND_MAX_PENDING_DELIVERIES_PER_WEBHOOK: z.coerce.number().int().min(1).max(1000000).default(1000),
   MIND_DELETE_CHUNK_SIZE: z.coerce.number().int().min(1).max(100000).default(500),
-  // Mind imports (DESIGN section 13): items per document, and how many run at once.
+  // Mind imports: items per document, and how many run at once.
   MIND_IMPORT_MAX_ITEMS: z.coerce.number().int().min(1).max(1_000_000).default(100_000),
   MIND_IMPORT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(2),
   MIND_IMPORT_CONCURRENCY_PER_USER: z.coerce.number().int().min(1).max(1000).default(1),
-  // Recall by meaning (DESIGN section 11): which embedder, and memory for the vectors of searched minds.
+  // Recall by meaning: which embedder, and memory for the vectors of searched minds.
   MIND_EMBEDDINGS: z.enum(['local', 'openai', 'off'], { message: 'must be local, openai or off' }).default('local'),
   MIND_EMBEDDINGS_URL: z.string().url('must be the URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1').optional(),
   MIND_EMBEDDINGS_MODEL: z.string().min(1).max(200).optional(),

@@ -2,7 +2,7 @@ import { ApiError } from '../http/api-error.js';
 import { redirectUriMatches } from './clients.js';
 import type { ClientRow } from './store.js';
 
-/** The scopes of DESIGN's protected resource: a grant is one or the other. */
+/** The scopes of the protected resource (docs/mcp.md): a grant is one or the other. */
 export const SCOPES = { read: 'mind:read', full: 'mind:full' } as const;
 
 /** An authorization request (RFC 6749 section 4.1.1 with PKCE and RFC 8707), checked. */
