@@ -71,7 +71,7 @@ const cosine = (a: Float32Array, b: Float32Array) => {
  * mind's account and mind, before background work) and kept by their text, so a mind's recent
  * messages are embedded once. The similarity decides what is a semantic hit (at
  * least SIMILARITY_FLOOR, as recall's); hybrid re-ranks the hits as recall does: the local
- * embedder's re-ranking (embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts).
+ * embedder's re-ranking (meaning/embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts there).
  */
 export class ChatRanking {
   private readonly vectors = new ByteLru<Float32Array>(VECTOR_CACHE_BYTES);

@@ -131,7 +131,7 @@ function pageOf(
   return { hits, next: end < ranked.length ? { offset: end, asOf } : undefined };
 }
 
-/** The two windows re-ranked by meaning (rerank.ts), or undefined when the re-ranking is not available. */
+/** The two windows re-ranked by meaning (meaning/embeddings/rerank.ts), or undefined when the re-ranking is not available. */
 async function rerankWindow(query: HybridQuery, keyword: RecallRow[], semantic: RecallRow[]): Promise<MatchedRow[] | undefined> {
   const candidates = new Map<string, RerankCandidate & { row: RecallRow; match: Match }>();
   for (const row of keyword) {
