@@ -54,7 +54,10 @@ const values = (rows: number, columns: number) =>
     .join(', ');
 
 /** A question's term as the index holds it: the mind's prefix on each of its words. */
-const prefixed = (mindId: string, words: string[]) => words.map((w) => mindPrefix(mindId) + w);
+const prefixed = (mindId: string, words: string[]) => {
+  const prefix = mindPrefix(mindId);
+  return words.map((w) => prefix + w);
+};
 
 /** SQL counting a term's weighted occurrences among fts5vocab `instance` rows `v`: the word's, and VARIANT_WEIGHT of each variant's. */
 const termFrequency = (group: readonly unknown[]) =>

@@ -34,4 +34,7 @@ export function rankingWords(words: readonly string[]): string[] {
 }
 
 /** Words as SQLite's index holds them: each with its mind's prefix, separated by spaces. */
-export const indexedText = (mindId: string, words: readonly string[]) => words.map((w) => mindPrefix(mindId) + w).join(' ');
+export function indexedText(mindId: string, words: readonly string[]): string {
+  const prefix = mindPrefix(mindId);
+  return words.map((w) => prefix + w).join(' ');
+}
