@@ -48,9 +48,10 @@ type Fts5Change = { add: unknown[] } | { remove: string };
 
 /** Rows written in one statement (7 bindings a ranking row: well under SQLite's limit). */
 const ROWS_PER_STATEMENT = 100;
+const placeholders = (n: number) => Array(n).fill('?').join(', ');
 const values = (rows: number, columns: number) =>
   Array(rows)
-    .fill(`(${Array(columns).fill('?').join(', ')})`)
+    .fill(`(${placeholders(columns)})`)
     .join(', ');
 
 /** A question's term as the index holds it: the mind's prefix on each of its words. */
@@ -61,9 +62,7 @@ const prefixed = (mindId: string, words: string[]) => {
 
 /** SQL counting a term's weighted occurrences among fts5vocab `instance` rows `v`: the word's, and VARIANT_WEIGHT of each variant's. */
 const termFrequency = (group: readonly unknown[]) =>
-  group.length === 1
-    ? 'sum(v.term = ?)'
-    : `(sum(v.term = ?) + ${VARIANT_WEIGHT} * sum(v.term IN (${values(1, group.length - 1).slice(1, -1)})))`;
+  group.length === 1 ? 'sum(v.term = ?)' : `(sum(v.term = ?) + ${VARIANT_WEIGHT} * sum(v.term IN (${placeholders(group.length - 1)})))`;
 
 /** An FTS5 query for any of the words, each a quoted term with the mind's prefix (never FTS5 syntax). */
 const matchAny = (mindId: string, words: string[]) =>
@@ -176,7 +175,7 @@ export class Fts5Index {
          SELECT * FROM (
            SELECT seq, ${order}, id, (${weightedSum}) * boost AS score FROM (
              SELECT r.seq, r.${order}, r.id, ${q.boost} AS boost, o.*, ${K1} * (${1 - B} + ${B} * r.words / ?) AS norm
-             FROM (SELECT v.doc, ${frequencies} FROM ${vocabulary} v WHERE v.term IN (${values(1, terms.length).slice(1, -1)}) GROUP BY v.doc) o
+             FROM (SELECT v.doc, ${frequencies} FROM ${vocabulary} v WHERE v.term IN (${placeholders(terms.length)}) GROUP BY v.doc) o
              JOIN ${rank} r ON r.seq = o.doc
              WHERE r.mind_id = ?${q.conditions.map((c) => ` AND ${c}`).join('')})
          ) ${position}
