@@ -56,10 +56,7 @@ export interface RerankOptions {
   exactWeight: number;
 }
 
-/**
- * First chosen on the dev half of bench/recall-eval (its README has the numbers), with the word
- * alignment off for speed (29 % more recalls per second at 1,000 memories); see below for today's.
- */
+/** Chosen on bench/recall-eval and bench/conversation-eval (the numbers: its README and docs/performance.md). */
 export const RERANK_DEFAULTS: RerankOptions = {
   neighbours: 3,
   densityWeight: 0.75,
