@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import type { Memory } from '@mindservice/contract';
 import autocannon from 'autocannon';
 import { loadConfig } from '../server/src/lib/config.js';
-import { dialectFor, openDatabase } from '../server/src/db/database.js';
+import { openDatabase } from '../server/src/db/database.js';
 import { newId } from '../server/src/lib/secrets.js';
 import { Cipher } from '../server/src/lib/cipher.js';
 import { MemoriesStore } from '../server/src/memories/store.js';
@@ -35,7 +35,7 @@ const POSTGRES_TARGETS: typeof TARGETS = { ...TARGETS, p50: 10, p99: 50 };
 export async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
   const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
-  const store = new MemoriesStore(Cipher.fromConfig(config), dialectFor(config));
+  const store = new MemoriesStore(Cipher.fromConfig(config));
   const started = performance.now();
   const t0 = Date.now() - total * 1000;
   try {

@@ -1,13 +1,12 @@
 import { createRequire } from 'node:module';
-import { COMMON_WORD_MIN_MEMORIES, COMMON_WORD_SHARE } from '../../server/src/memories/common-words.js';
-import { mindPrefix, searchWords } from '../../server/src/lib/search-words.js';
-import { indexedText } from '../../server/src/memories/search-text.js';
+import { COMMON_WORD_MIN_TEXTS, COMMON_WORD_SHARE } from '../../server/src/search/common-words.js';
+import { indexedText, mindPrefix, searchWords } from '../../server/src/search/words.js';
 
 /**
- * Keyword recall as the server does it on SQLite (recall-sqlite.ts), in memory: the same FTS5
- * table and tokenizer, the same mind-prefixed words (search-text.ts), the same query (any of the
+ * Keyword recall as the server does it on SQLite (search/fts5-engine.ts), in memory: the same FTS5
+ * table and tokenizer, the same mind-prefixed words (search/words.ts), the same query (any of the
  * words, each quoted), BM25 negated, and words in at least COMMON_WORD_SHARE of the memories (and
- * COMMON_WORD_MIN_MEMORIES) weighted 0: their matches follow the ranked ones, newest first.
+ * COMMON_WORD_MIN_TEXTS) weighted 0: their matches follow the ranked ones, newest first.
  */
 
 // better-sqlite3 is the server's dependency; the bench package resolves it from there.
@@ -46,7 +45,7 @@ export class KeywordIndex {
     this.db.transaction(() => {
       docs.forEach((doc, i) => {
         this.ids.push(doc.id);
-        insert.run(i + 1, '', indexedText(this.prefix, searchWords(doc.content)), '');
+        insert.run(i + 1, '', indexedText(MIND, searchWords(doc.content)), '');
       });
     })();
   }
@@ -87,7 +86,7 @@ export class KeywordIndex {
 
   private splitCommonWords(words: string[]) {
     const indexed = this.ids.length;
-    const threshold = Math.max(COMMON_WORD_MIN_MEMORIES, Math.ceil(indexed * COMMON_WORD_SHARE));
+    const threshold = Math.max(COMMON_WORD_MIN_TEXTS, Math.ceil(indexed * COMMON_WORD_SHARE));
     if (indexed < threshold) return { ranked: words, common: [] as string[] };
     const count = this.db.prepare('SELECT count(*) AS n FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)');
     const ranked: string[] = [];

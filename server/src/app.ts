@@ -25,7 +25,6 @@ import { type Clock, systemClock } from './lib/clock.js';
 import { loadOrCreateKeyFile } from './lib/keyfile.js';
 import { loadOrCreateServiceSecret } from './db/service-secret.js';
 import { isMcpPath } from './mcp/path.js';
-import { ChatRanking } from './meaning/chat-ranking.js';
 import { Meaning } from './meaning/service.js';
 import { Cipher } from './lib/cipher.js';
 import { memoriesArea } from './memories/handlers.js';
@@ -33,6 +32,7 @@ import { migrations } from './migrations.js';
 import { MemoriesStore } from './memories/store.js';
 import { oauthEndpoint } from './oauth/handlers.js';
 import { mcpChallenge } from './oauth/metadata.js';
+import { recallArea } from './recall/handlers.js';
 import { mindsArea } from './minds/handlers.js';
 import { touchKey } from './minds/keys-store.js';
 import { findKeyHolder, findKeyHoldersPostgres } from './minds/store.js';
@@ -112,9 +112,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     onClose: (fn) => closers.push(fn),
   };
 
-  const memoryStore = new MemoriesStore(Cipher.fromConfig(ctx.config), dialect);
-  // Recall by meaning: the memories service asks it, /health reports it; it has no routes of its own.
-  const meaning = new Meaning(ctx, memoryStore.memoryRows);
+  const memoryStore = new MemoriesStore(Cipher.fromConfig(ctx.config));
+  // Embeddings: memories, recall and chat search ask it, /health reports it; it has no routes of its own.
+  const meaning = new Meaning(ctx);
   const areas = {
     system: systemArea(ctx, meaning),
     accounts: accountsArea(ctx),
@@ -122,8 +122,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tasks: tasksArea(ctx),
     meaning: { handlers: {}, start: () => meaning.start(), stop: () => meaning.stop() },
     memories: memoriesArea(ctx, memoryStore, meaning),
-    // Chat search ranks by meaning with recall's embedder.
-    chat: chatArea(ctx, new ChatRanking(meaning.embedder, () => meaning.status().state !== 'failing')),
+    // Recall asks memories' keyword index and meaning's vectors, and fuses them.
+    recall: recallArea(ctx, memoryStore, meaning),
+    chat: chatArea(ctx, meaning),
     scripts: scriptsArea(ctx),
     // The mind export and import: over the rows of memories, tasks, chat and scripts, through their stores.
     transfer: transferArea(ctx, memoryStore),
@@ -154,13 +155,19 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
   const logRequest = requestLog(log, ipOf, () => ctx.state === 'draining');
-  // The contract's groups of routes; its `memories` group is served by four areas.
+  // The contract's groups of routes; its `memories` group is served by five areas.
   const handlers: RouterImpl<typeof contract> = {
     system: areas.system.handlers,
     accounts: areas.accounts.handlers,
     minds: areas.minds.handlers,
     tasks: areas.tasks.handlers,
-    memories: { ...areas.memories.handlers, ...areas.chat.handlers, ...areas.scripts.handlers, ...areas.transfer.handlers },
+    memories: {
+      ...areas.memories.handlers,
+      ...areas.recall.handlers,
+      ...areas.chat.handlers,
+      ...areas.scripts.handlers,
+      ...areas.transfer.handlers,
+    },
     webhooks: areas.webhooks.handlers,
     computers: areas.computers.handlers,
   };

@@ -85,7 +85,13 @@ async function run(args: string[]): Promise<number> {
     case 'reindex': {
       const [mindId, ...extra] = rest;
       if (extra.length) throw new UsageError('Use `mind-service reindex` or `mind-service reindex <mind-id>`.');
-      return withDatabase(config, (db) => reindex(config, db, mindId));
+      return withDatabase(config, async (db) => {
+        if (mindId && !(await findMind(db, mindId))) {
+          console.error(`No mind with id ${mindId}.`);
+          return 1;
+        }
+        return reindex(config, db, mindId);
+      });
     }
     case 'backup': {
       const [file, ...extra] = rest;

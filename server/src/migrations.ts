@@ -7,7 +7,7 @@ import { eventsTable } from './events/migrations.js';
 import { rateLimitsTable } from './http/migrations.js';
 import { embeddingMigrations } from './meaning/migrations.js';
 import { memoriesMigrations } from './memories/migrations.js';
-import { searchMigrations } from './memories/search-migrations.js';
+import { keywordIndexMigrations } from './memories/keyword-index-migrations.js';
 import { mindsMigrations, mindsTable } from './minds/migrations.js';
 import { oauthMigrations } from './oauth/migrations.js';
 import { tasksMigrations } from './tasks/migrations.js';
@@ -29,7 +29,7 @@ export const migrations: Migration[] = [
   ...computersMigrations, // 0400_
   ...memoriesMigrations, // 0500_
   ...embeddingMigrations, // 0520_
-  ...searchMigrations, // 0530_
+  ...keywordIndexMigrations, // 0530_
   ...chatMigrations, // 0560_
   ...oauthMigrations, // 0600_
 ];

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { performance } from 'node:perf_hooks';
-import { WINDOW_CHARS } from '../src/meaning/chat-ranking.js';
+import { WINDOW_CHARS } from '../src/chat/ranking-by-meaning.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from './embeddings/fake-openai.js';
 import { startService, type TestService, useService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';

@@ -14,7 +14,7 @@ import {
   windowDensity,
   wordsOf,
 } from '../src/meaning/embeddings/rerank.js';
-import { searchWords } from '../src/lib/search-words.js';
+import { searchWords } from '../src/search/words.js';
 
 describe('rerank: window density', () => {
   test('each row gets the mean cosine to its k closest other rows', () => {

@@ -4,9 +4,8 @@ import type { Memory } from '@mindservice/contract';
 import type { RecordedEvent } from '../src/events/recorder.js';
 import { newId } from '../src/lib/secrets.js';
 import { Cipher } from '../src/lib/cipher.js';
-import { applyIndexChanges } from '../src/memories/search-index.js';
 import { MemoriesStore } from '../src/memories/store.js';
-import { WriteBatcher } from '../src/memories/write-batch.js';
+import { WriteBatcher } from '../src/db/write-batch.js';
 import { bearer, useService } from './harness.js';
 
 /** Concurrent memory writes share a transaction (group commit); each still stands or fails alone. */
@@ -65,15 +64,15 @@ describe('memories: concurrent writes', () => {
 
   test('a write that fails after writing leaves nothing and gets its own error; the others of its batch commit', async () => {
     const { mindId } = await svc.mind();
-    const store = new MemoriesStore(Cipher.fromConfig(svc.ctx.config), svc.ctx.dialect);
-    const batcher = new WriteBatcher(svc.ctx.db, svc.ctx.dialect, applyIndexChanges);
+    const store = new MemoriesStore(Cipher.fromConfig(svc.ctx.config));
+    const batcher = new WriteBatcher(svc.ctx.db, svc.ctx.dialect);
     const committed: RecordedEvent[] = [];
     svc.ctx.events.onCommitted((event) => committed.push(event));
 
     const [good1, bad, good2] = [memory('first good umbrella'), memory('failing umbrella'), memory('second good umbrella')];
     const write = (m: Memory, fail: boolean) =>
-      batcher.run(async (trx, index) => {
-        await store.insert(trx, mindId, m, index);
+      batcher.run(async (trx) => {
+        await store.insert(trx, mindId, m);
         await svc.ctx.events.record(trx, mindId, 'memory.created', { id: m.id });
         if (fail) throw new Error('refused after writing');
         return m.id;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { COMMON_WORD_MIN_MEMORIES } from '../src/memories/common-words.js';
+import { COMMON_WORD_MIN_TEXTS } from '../src/search/common-words.js';
 import { bearer, TestClock, useService } from './harness.js';
 import { seedNotes } from './memories/seed.js';
 
@@ -247,7 +247,7 @@ describe('memories: happy paths', () => {
   test('many memories: a word in at least a tenth of them weighs 0; memories with the rarer words lead, the rest follow newest first, none lost', async () => {
     const { mindId, recall } = await mind();
     // Seeded through the store in one transaction: 1,200 requests would take the test seconds.
-    const total = COMMON_WORD_MIN_MEMORIES + 200;
+    const total = COMMON_WORD_MIN_TEXTS + 200;
     const memories = await seedNotes(
       svc,
       mindId,

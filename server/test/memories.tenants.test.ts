@@ -2,7 +2,7 @@
 // another mind's part of the search index, and never moves another mind's scores or order.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { searchMigrations } from '../src/memories/search-migrations.js';
+import { keywordIndexMigrations } from '../src/memories/keyword-index-migrations.js';
 import { type TestService, useService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
 
@@ -157,7 +157,7 @@ describe('tenants apart in search', () => {
       return all;
     };
     const before = [await keyword(a), await keyword(b)];
-    await svc.ctx.db.transaction((trx) => searchMigrations[0]!.up(trx, svc.ctx.dialect));
+    await svc.ctx.db.transaction((trx) => keywordIndexMigrations[0]!.up(trx, svc.ctx.dialect));
     assert.deepEqual([await keyword(a), await keyword(b)], before);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../src/lib/config.js';
 import { type Db, migrateLatest, openDatabase } from '../src/db/database.js';
-import { documentLength } from '../src/lib/search-words.js';
+import { documentLength } from '../src/search/words.js';
 import { migrations, migrationSource } from '../src/migrations.js';
 import { bearer, freshPostgresSchema, startService, TEST_DATABASE_URL } from './harness.js';
 import { eventually } from './webhooks/receiver.js';

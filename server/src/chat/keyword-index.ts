@@ -1,6 +1,7 @@
 import type { ChatMessage } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import type { Conn } from '../db/database.js';
+import type { RankedQuery } from '../search/bm25.js';
 
 /** What chat search asks for: the query's words and the filters. */
 export interface ChatFilter {
@@ -32,18 +33,15 @@ export interface IndexedMessage extends ChatMessage {
   mind_id: string;
 }
 
-/** The scale of the keyword scores, which the ranking by meaning squashes its own way per scale. */
-export type ChatKeywordScores = 'bm25';
-
 /**
- * The full-text index of chat messages on one database, one per dialect: keyword-index-sqlite.ts
- * (FTS5, words prefixed with their mind, BM25 with the mind's own statistics) and
- * keyword-index-postgres.ts (a tsvector in the row, BM25 with chat_search_stats). Written beside the rows in the
- * transaction that stores them (search-index.ts, from store.ts insertMessages: POST /mind/chat and imports); deletes take
- * the entries with them (triggers on SQLite, the row itself on PostgreSQL).
+ * The keyword index of chat messages on one database, one per dialect, chosen by the connection
+ * (keyword-index-choice.ts, as memories choose theirs): keyword-index-sqlite.ts
+ * (search/fts5-engine.ts) and keyword-index-postgres.ts (search/tsvector-engine.ts), both BM25 with
+ * the mind's own statistics. Written beside the rows in the transaction that stores them (store.ts
+ * insertMessages: POST /mind/chat and imports); deletes take the entries with them (triggers on
+ * SQLite, the row itself on PostgreSQL). Here only what is chat's own: the rows and the filters.
  */
 export interface ChatKeywordIndex {
-  readonly scores: ChatKeywordScores;
   /** The index entries of messages just inserted. */
   added(conn: Conn, messages: IndexedMessage[]): Promise<void>;
   /** `limit` of the mind's messages holding any of the words, after `after`, best first. */
@@ -75,8 +73,10 @@ export function filterConditions(filter: ChatFilter, alias: string, params: Knex
   return conditions;
 }
 
-/** SQL for "after `after` in page order" on a row of (score, created_at, id), with its bindings. */
-export const afterPosition = (after: ChatPosition): [string, Knex.RawBinding[]] => [
-  '(score < ? OR (score = ? AND (created_at < ? OR (created_at = ? AND id < ?))))',
-  [after.score, after.score, after.createdAt, after.createdAt, after.id],
-];
+/** The filters and the page position as search/ asks for them: conditions on the ranking row `r`. */
+export function rankedQuery(mindId: string, groups: string[][], filter: ChatFilter, limit: number, after?: ChatPosition): RankedQuery {
+  const conditionBindings: Knex.RawBinding[] = [];
+  const conditions = filterConditions(filter, 'r', conditionBindings);
+  const position = after && { score: after.score, at: after.createdAt, id: after.id };
+  return { mindId, groups, conditions, conditionBindings, boost: '1', orderColumn: 'created_at', after: position, limit };
+}

@@ -1,20 +1,20 @@
 import type { Knex } from 'knex';
 import type { DialectName } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
-import { rankingColumnsMigration } from '../db/postgres-bm25.js';
-import { STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
-import { indexChatMessages } from './search-index.js';
+import { STOP_WORDS_SQL_ARRAY } from '../search/stop-words.js';
+import { rankingColumnsMigration } from '../search/tsvector-columns.js';
+import { indexChatMessages } from './keyword-index-choice.js';
 
 /**
  * The keyword index of chat messages (chat/keyword-index.ts), made as memories' is (memories/
- * search-migrations.ts), and an index on (mind_id, seq) for the mind's last stored messages
+ * keyword-index-migrations.ts), and an index on (mind_id, seq) for the mind's last stored messages
  * across threads (the candidates chat search ranks by meaning) and the last one's seq.
  *
  * - SQLite: chat_fts, an FTS5 table without content (rowid = chat_messages.seq, tokenizer `ascii`:
  *   the server writes the words, each with its mind's prefix, so no word reaches another mind's part
  *   of the index); chat_fts_terms and chat_fts_words (fts5vocab) for BM25 with the mind's own
  *   statistics; chat_rank, the narrow row ranking and the filters read (thread, role, created_at,
- *   length: lib/search-words.ts documentLength); chat_search_stats, each mind's indexed messages and
+ *   length: search/words.ts documentLength); chat_search_stats, each mind's indexed messages and
  *   their total length, kept by triggers.
  *   Triggers on chat_messages take a deleted message out of all of them (the mind's purge deletes
  *   chat_messages in chunks; the cascade of the mind's row takes the statistics).
@@ -127,7 +127,7 @@ export const chatMigrations: Migration[] = [
     },
   },
   {
-    // PostgreSQL only: as 0533 for memories (db/postgres-bm25.ts rankingColumnsMigration).
+    // PostgreSQL only: as 0533 for memories (search/tsvector-columns.ts rankingColumnsMigration).
     name: '0561_chat_ranking_postgres',
     onlyOn: ['postgres'],
     async up(db) {

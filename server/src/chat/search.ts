@@ -3,10 +3,10 @@ import type { Db } from '../db/database.js';
 import { ApiError } from '../http/api-error.js';
 import { itemsWithinBytes } from '../http/cursor.js';
 import type { ChatFilter, ChatHit, ChatKeywordIndex, ChatPosition } from './keyword-index.js';
-import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatSearcher } from './meaning.js';
+import type { ChatCandidate, ChatMatch, ChatRanking, ChatSearcher } from './ranking-by-meaning.js';
 import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFingerprint } from './search-cursor.js';
-import { searchWords } from '../lib/search-words.js';
-import { wordsOf } from '../lib/word-lookup.js';
+import { searchWords } from '../search/words.js';
+import { wordsOf } from '../search/word-lookup.js';
 import { lastStored, newestMessages, seqOf } from './store.js';
 
 export interface ChatSearchInput {
@@ -48,7 +48,7 @@ export class ChatSearch {
   constructor(
     private readonly db: Db,
     private readonly index: ChatKeywordIndex,
-    private readonly meaning: ChatByMeaning,
+    private readonly meaning: ChatRanking,
     /** A page ends early once its hits' JSON reaches this many bytes. */
     private readonly maxBytes: number,
   ) {}
@@ -164,7 +164,7 @@ export class ChatSearch {
       byId.set(message.id, message);
       candidates.push({ id: message.id, text: message.content, holdsWords });
     }
-    const ranked = await this.meaning.rank(searcher, q, mode, candidates, this.index.scores, signal);
+    const ranked = await this.meaning.rank(searcher, q, mode, candidates, signal);
     if (!ranked) {
       if (mode === 'semantic') return [];
       const extra = recent.filter((r) => r.holdsWords).map((r): Scored => ({ message: r.message, score: 0, match: 'keyword' }));

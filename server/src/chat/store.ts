@@ -2,7 +2,7 @@ import type { ChatMessage } from '@mindservice/contract';
 import type { Knex } from 'knex';
 import type { Conn } from '../db/database.js';
 import { type ChatFilter, filterConditions, type IndexedMessage } from './keyword-index.js';
-import { indexChatMessages } from './search-index.js';
+import { indexChatMessages } from './keyword-index-choice.js';
 
 interface ChatRow {
   seq: number;
@@ -31,7 +31,7 @@ export interface ChatPosition {
   seq: number;
 }
 
-/** Inserts the messages and their keyword index entries (search-index.ts), in the caller's transaction. */
+/** Inserts the messages and their keyword index entries (keyword-index.ts), in the caller's transaction. */
 export async function insertMessages(conn: Conn, mindId: string, messages: ChatMessage[]): Promise<void> {
   for (let i = 0; i < messages.length; i += 300) {
     const chunk = messages.slice(i, i + 300);

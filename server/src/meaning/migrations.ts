@@ -3,7 +3,7 @@ import type { DialectName } from '../db/dialect.js';
 import type { Migration } from '../db/migration.js';
 
 /**
- * Recall by meaning (DESIGN section 11). `embedding_queue` holds the memories whose vector is missing
+ * Embeddings of memories, for recall by meaning. `embedding_queue` holds the memories whose vector is missing
  * or out of date; triggers on `memories` fill it in the transaction of every write that changes what
  * is embedded (key, content, tags, category; not a verify),
  * so no write path can forget it and a crash loses nothing. `version` grows with each change: the

@@ -1,6 +1,5 @@
 import type { Config } from '../lib/config.js';
 import { type Db, dialectFor } from '../db/database.js';
-import { findMind } from '../minds/store.js';
 import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './store.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 
@@ -34,13 +33,9 @@ function progressLine() {
  * `mind-service reindex [<mind-id>]`: queues every memory (of the mind, or all) for embedding and
  * embeds the queue in this process, with progress on stderr and the outcome on stdout. A running
  * service embeds from the same queue meanwhile, so what is embedded is counted from the queue, not
- * from this process's own batches. Answers the exit code.
+ * from this process's own batches. The caller has checked that the mind exists. Answers the exit code.
  */
 export async function reindex(config: Config, db: Db, mindId: string | undefined): Promise<number> {
-  if (mindId && !(await findMind(db, mindId))) {
-    console.error(`No mind with id ${mindId}.`);
-    return 1;
-  }
   const embedder = createEmbedder({ ...config.embeddings, maxRetries: 3 });
   if (!embedder) {
     console.error('Embeddings are off (MIND_EMBEDDINGS=off): there is nothing to embed with.');

@@ -1,20 +1,13 @@
 import type { AppContext } from '../core/context.js';
-import type { Db } from '../db/database.js';
-import { searchFingerprint } from '../memories/cursor.js';
-import type { KeywordScores } from '../memories/keyword-index.js';
-import { keywordIndexFor } from '../memories/recall.js';
-import type { MeaningQuery, RecallByMeaning, RecallPage, Recaller } from '../memories/recall-by-meaning.js';
-import type { MemoryRows } from '../memories/rows.js';
-import { decodeMeaningCursor, encodeMeaningCursor } from './cursor.js';
-import { type MemorySource, recallByMeaning } from './recall.js';
+import type { Conn, Db } from '../db/database.js';
 import { forgetModel, pendingEmbeddings } from './store.js';
 import { EmbeddingWorker, type EmbeddingStatus } from './worker.js';
 import { PendingWaits } from './pending-wait.js';
 import { createEmbedder } from './embeddings/create-embedder.js';
 import type { EmbedJob, Embedder } from './embeddings/embedder.js';
 import type { LocalEmbedder } from './embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from './embeddings/rerank.js';
-import { VectorIndex } from './vector-index.js';
+import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit } from './embeddings/rerank.js';
+import { type Nearest, VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
 const QUERY_TIMEOUT_MS = 3_000;
@@ -31,11 +24,21 @@ const EMBED_RETRIES = 3;
 const deadline = (signal?: AbortSignal): AbortSignal =>
   signal ? AbortSignal.any([signal, AbortSignal.timeout(QUERY_TIMEOUT_MS)]) : AbortSignal.timeout(QUERY_TIMEOUT_MS);
 
-/** A recall's work for the embedder: a question of its mind and account. */
-type QuestionJob = EmbedJob & { lane: 'question'; mindId: string };
+/** Below this cosine similarity a text is not a semantic hit at all (recall and chat search alike). */
+export const SIMILARITY_FLOOR = 0.3;
 
-/** The re-ranking's squash of keyword scores, per scale (rerank.ts). */
-const RERANK: Record<KeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS };
+/** The mind asking and its account: the embedder serves accounts in turn, then their minds. */
+export interface Asker {
+  userId: string;
+  mindId: string;
+}
+
+/** A question's work for the embedder: served before background work, accounts then minds in turn. */
+const questionOf = (asker: Asker): EmbedJob & { lane: 'question'; mindId: string } => ({
+  lane: 'question',
+  userId: asker.userId,
+  mindId: asker.mindId,
+});
 
 /** What /health and GET /memory/stats say about recall by meaning. */
 export interface MeaningStatus {
@@ -46,27 +49,22 @@ export interface MeaningStatus {
 }
 
 /**
- * Recall by meaning, as the memories service asks for it: the embedder MIND_EMBEDDINGS chose, the
- * background worker that embeds queued memories, and the in-memory index of stored vectors. With
- * embeddings off every part is absent and recall is keyword only.
+ * Embeddings, for recall (recall/) and chat search (chat/) to rank by meaning: the embedder
+ * MIND_EMBEDDINGS chose, the background worker that embeds queued memories, and the in-memory index
+ * of stored vectors. With embeddings off every part is absent and search is by keyword only.
  */
-export class Meaning implements RecallByMeaning {
-  /** Read by chat search's ranking (chat-ranking.ts), which app.ts builds on it. */
+export class Meaning {
+  /** Read by chat search's ranking (chat/ranking-by-meaning.ts), which embeds its window itself. */
   readonly embedder: Embedder | undefined;
   private readonly worker: EmbeddingWorker | undefined;
   private readonly index: VectorIndex | undefined;
   private readonly waits: PendingWaits | undefined;
   /** Question vectors by mind and question: one mind's questions never answer faster for another. */
   private readonly queries = new Map<string, Float32Array>();
-  private readonly memories: MemorySource;
   private readonly db: Db;
-  private readonly pageMaxBytes: number;
 
-  /** `rows`: the memories store's, so that recall reads memories as the store writes them (credentials decrypted). */
-  constructor(ctx: AppContext, rows: MemoryRows) {
+  constructor(ctx: AppContext) {
     this.db = ctx.db;
-    this.pageMaxBytes = ctx.config.pageMaxBytes;
-    this.memories = { conn: ctx.db, rows, dialect: ctx.dialect, keywords: keywordIndexFor(ctx.dialect) };
     const { embeddings } = ctx.config;
     const log = ctx.log;
     this.embedder = createEmbedder({
@@ -118,34 +116,16 @@ export class Meaning implements RecallByMeaning {
   }
 
   /**
-   * A page of recall by meaning (mode semantic) or by meaning and words fused (mode hybrid), and the
-   * cursor of the next (cursor.ts). The memories service asks only with embeddings on.
+   * The mind's stored vectors nearest to `vector` (vector-index.ts), closest first, as of `asOf`
+   * (the newest vector a first page saw) or now. Asked only with embeddings on.
    */
-  async recall(recaller: Recaller, query: MeaningQuery, signal?: AbortSignal): Promise<RecallPage> {
-    if (!this.index) throw new Error('recall by meaning was asked with embeddings off');
-    const { mindId } = recaller;
-    const job: QuestionJob = { lane: 'question', userId: recaller.userId, mindId };
-    const fingerprint = `${searchFingerprint(query.filter)}.${query.mode}`;
-    const position = query.cursor ? decodeMeaningCursor(query.cursor, fingerprint) : { offset: 0 };
-    const vector = await this.queryVector(job, query.q, signal);
-    const { hits, next } = await recallByMeaning(this.memories, this.index, mindId, {
-      mode: query.mode,
-      q: query.q,
-      rerank: (q, candidates, scores) => this.rerank(job, q, candidates, scores, signal),
-      filter: query.filter,
-      vector,
-      position,
-      limit: query.limit,
-      maxBytes: this.pageMaxBytes,
-    });
-    return {
-      memories: hits.map((r) => ({ ...r.memory, score: r.score, match: r.match })),
-      next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,
-    };
+  nearest(conn: Conn, mindId: string, vector: Float32Array, depth: number, asOf: string | undefined): Promise<Nearest> {
+    if (!this.index) throw new Error('the vector index was asked with embeddings off');
+    return this.index.nearest(conn, mindId, vector, depth, asOf);
   }
 
   /** Whether the embedder answers; a failing one is not waited for on a request. */
-  private answering(): boolean {
+  answering(): boolean {
     return this.worker?.status().state !== 'failing';
   }
 
@@ -157,20 +137,13 @@ export class Meaning implements RecallByMeaning {
   /**
    * The local embedder's re-ranking of a candidate window (embeddings/rerank.ts), or undefined when
    * the embedder has none (openai) or fails: recall then keeps the fused order. Served as a question
-   * of the job's account and mind (before background work, accounts then minds in turn); dropped
-   * unstarted when `signal` aborts (the request went away) or after QUERY_TIMEOUT_MS.
+   * of the asker; dropped unstarted when `signal` aborts (the request went away) or after QUERY_TIMEOUT_MS.
    */
-  private async rerank(
-    job: QuestionJob,
-    query: string,
-    candidates: RerankCandidate[],
-    scores: KeywordScores,
-    signal?: AbortSignal,
-  ): Promise<RerankHit[] | undefined> {
+  async rerank(asker: Asker, query: string, candidates: RerankCandidate[], signal?: AbortSignal): Promise<RerankHit[] | undefined> {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
     if (!embedder?.rerank || !this.answering()) return undefined;
     try {
-      return await embedder.rerank(query, candidates, RERANK[scores], deadline(signal), job);
+      return await embedder.rerank(query, candidates, RERANK_DEFAULTS, deadline(signal), questionOf(asker));
     } catch {
       return undefined;
     }
@@ -180,9 +153,9 @@ export class Meaning implements RecallByMeaning {
    * The question's vector, or undefined (recall then ranks by keyword) when embeddings are off, the
    * embedder is failing, or it does not answer in time. Cached per mind.
    */
-  private async queryVector(job: QuestionJob, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+  async queryVector(asker: Asker, q: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
     if (!this.embedder || !this.answering()) return undefined;
-    const key = `${job.mindId}\u0000${q}`;
+    const key = `${asker.mindId}\u0000${q}`;
     const cached = this.queries.get(key);
     if (cached) {
       this.queries.delete(key); // re-inserted last: the Map's order is the LRU order
@@ -190,7 +163,7 @@ export class Meaning implements RecallByMeaning {
       return cached;
     }
     try {
-      const [vector] = await this.embedder.embed([q], deadline(signal), job);
+      const [vector] = await this.embedder.embed([q], deadline(signal), questionOf(asker));
       if (!vector) return undefined;
       if (this.queries.size >= QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value!);
       this.queries.set(key, vector);

@@ -7,6 +7,12 @@ export interface Neighbour {
   similarity: number;
 }
 
+/** The nearest neighbours, and the newest stored time the search saw (for the next pages). */
+export interface Nearest {
+  neighbours: Neighbour[];
+  asOf: string;
+}
+
 /** How far back each refresh reads: longer than a batch's transaction takes from its timestamp to its commit. */
 const COMMIT_MARGIN_MS = 2_000;
 
@@ -161,13 +167,7 @@ export class VectorIndex {
    * The k nearest memories; with `asOf`, among the vectors stored at or before it (a later page of a
    * search). `asOf` in the answer: the newest stored time the search saw, for the next pages.
    */
-  async nearest(
-    conn: Conn,
-    mindId: string,
-    query: Float32Array,
-    k: number,
-    asOf?: string,
-  ): Promise<{ neighbours: Neighbour[]; asOf: string }> {
+  async nearest(conn: Conn, mindId: string, query: Float32Array, k: number, asOf?: string): Promise<Nearest> {
     let mind = this.minds.get(mindId);
     if (mind?.dims !== undefined && mind.dims !== query.length) mind = undefined;
     const rows = await vectorsSince(conn, mindId, this.model, mind ? refreshFrom(mind) : undefined);

@@ -1,19 +1,21 @@
 import type { contract } from '@mindservice/contract';
 import type { Area } from '../core/area.js';
 import type { AppContext } from '../core/context.js';
-import { requestGone } from '../http/request-gone.js';
-import type { RecallByMeaning } from './recall-by-meaning.js';
+import type { Meaning } from '../meaning/service.js';
 import { MemoriesService } from './service.js';
 import type { MemoriesStore } from './store.js';
 
-/** The memory routes (the contract's `memories` holds chat, scripts and the transfer too: app.ts joins the handlers there). */
+/**
+ * The memory routes but recall (recall/), which asks this area's store and meaning/ together (the
+ * contract's `memories` holds chat, scripts and the transfer too: app.ts joins the handlers there).
+ */
 export type MemoriesRoutes = Pick<
   typeof contract.memories,
-  'storeMemory' | 'recallMemories' | 'memoryStats' | 'getMemory' | 'updateMemory' | 'deleteMemory' | 'verifyMemory' | 'unverifyMemory'
+  'storeMemory' | 'memoryStats' | 'getMemory' | 'updateMemory' | 'deleteMemory' | 'verifyMemory' | 'unverifyMemory'
 >;
 
-/** A mind's memories: stored, recalled by keyword here and by meaning through `meaning` (meaning/). */
-export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: RecallByMeaning): Area<MemoriesRoutes> {
+/** A mind's memories, stored and kept in their keyword index; `meaning` embeds them. */
+export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Meaning): Area<MemoriesRoutes> {
   const memories = new MemoriesService(ctx, store, meaning);
   return {
     handlers: {
@@ -21,10 +23,6 @@ export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Rec
         const { created, memory } = await memories.save(caller.mindId, body);
         return created ? { status: 201, body: memory } : { status: 200, body: memory };
       },
-      recallMemories: async ({ query, caller, res }) => ({
-        status: 200,
-        body: await memories.recall(caller, query, requestGone(res)),
-      }),
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
       getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
       updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),

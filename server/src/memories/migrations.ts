@@ -7,7 +7,7 @@ const SEARCH_INDEX: Record<DialectName, { create: string[]; drop: string[] }> = 
    * SQLite full-text index over non-credentials memories. Contentless (the text lives only in
    * `memories`) with contentless_delete so rows can be removed by rowid. The rowid is memories.seq,
    * an INTEGER PRIMARY KEY, so VACUUM never renumbers it. The store writes the indexed text (each word
-   * prefixed with its mind, see search-text.ts) in the transaction of the change; this trigger removes
+   * prefixed with its mind, see search/words.ts) in the transaction of the change; this trigger removes
    * index rows for every deleted memory, including those removed by ON DELETE CASCADE when a mind is
    * deleted (SQLite fires triggers for foreign-key actions).
    */

@@ -1,49 +1,40 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
-import type { Conn, Dialect } from '../db/database.js';
+import type { Knex } from 'knex';
+import { type Conn, dialectOf } from '../db/database.js';
 import type { ChangeParts } from '../events/recorder.js';
 import { MIND_NOT_DELETED } from '../minds/deletions.js';
 import type { Cipher } from '../lib/cipher.js';
-import type { KeywordIndex } from './keyword-index.js';
-import { keywordIndexFor, recallPage } from './recall.js';
-import type { PagePosition, RecallFilter, RecallRow } from './recall-filter.js';
-import { COLUMNS, MemoryRows, type MemoryRow, prefixed, type ReadRow, tagRows } from './rows.js';
-import { indexAtOnce, type IndexChangeSink } from './search-index.js';
+import { keywordIndexOf } from './keyword-index-choice.js';
+import { recallPage } from './recall-page.js';
+import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
+import { COLUMNS, MemoryRows, type MemoryRow, prefixed, type ReadRow, SQLITE_COLUMNS, tagRows } from './rows.js';
 
 /**
- * Memories, their tags and (with the database's keyword index, keyword-index.ts) their search
- * index; recall is in recall.ts. Writes that change a separate search index (SQLite's) send the
- * changes to the `index` they are given: at once, or in a batched write to the sink of its batch
- * (write-batch.ts).
+ * Memories, their tags and their keyword index (keyword-index.ts, the connection's database's);
+ * a page of keyword recall is in recall-page.ts.
  */
 export class MemoriesStore {
   private readonly rows: MemoryRows;
-  private readonly keywords: KeywordIndex;
 
-  constructor(cipher: Cipher, dialect: Dialect) {
+  constructor(cipher: Cipher) {
     this.rows = new MemoryRows(cipher);
-    this.keywords = keywordIndexFor(dialect);
-  }
-
-  /** Rows to memories and back (recall by meaning reads rows itself). */
-  get memoryRows(): MemoryRows {
-    return this.rows;
   }
 
   /** The row as written, with the keyword index's columns where the row carries them. */
   private rowFor(conn: Conn, mindId: string, memory: Memory) {
-    return this.keywords.rowFor(conn, this.rows.toRow(mindId, memory), memory);
+    return keywordIndexOf(conn).rowFor(conn, this.rows.toRow(mindId, memory), memory);
   }
 
-  async insert(conn: Conn, mindId: string, memory: Memory, index: IndexChangeSink): Promise<void> {
-    return this.keywords.insertOne(conn, this.rows, mindId, memory, index);
+  async insert(conn: Conn, mindId: string, memory: Memory): Promise<void> {
+    return keywordIndexOf(conn).insertOne(conn, this.rows, mindId, memory);
   }
 
   /**
    * A new memory's insert as WITH parts for its event's statement (PostgreSQL: the write is one
    * round trip); undefined where the database writes it on its own (insert).
    */
-  insertParts(mindId: string, memory: Memory): ChangeParts | undefined {
-    return this.keywords.insertParts?.(this.rows, mindId, memory);
+  insertParts(conn: Conn, mindId: string, memory: Memory): ChangeParts | undefined {
+    return keywordIndexOf(conn).insertParts?.(this.rows, mindId, memory);
   }
 
   /** Inserts many at once, indexed at once (import, benchmark seeding); the caller runs it in a transaction. */
@@ -53,19 +44,19 @@ export class MemoriesStore {
       await conn('memories').insert(chunk.map((m) => this.rowFor(conn, mindId, m)));
       const tags = chunk.flatMap((m) => tagRows(mindId, m));
       for (let j = 0; j < tags.length; j += 300) await conn('memory_tags').insert(tags.slice(j, j + 300));
-      await this.keywords.added(conn, indexAtOnce, mindId, chunk);
+      await keywordIndexOf(conn).added(conn, mindId, chunk);
     }
   }
 
   /** Writes every field of the memory (merged by the service); false if it is not the mind's. */
-  async update(conn: Conn, mindId: string, memory: Memory, index: IndexChangeSink): Promise<boolean> {
+  async update(conn: Conn, mindId: string, memory: Memory): Promise<boolean> {
     const { id, mind_id: _mind, created_at: _created, ...fields } = this.rowFor(conn, mindId, memory);
     const changed = await conn('memories').where({ id, mind_id: mindId }).update(fields);
     if (!changed) return false;
     await conn('memory_tags').where({ memory_id: id }).delete();
     const tags = tagRows(mindId, memory);
     if (tags.length) await conn('memory_tags').insert(tags);
-    await this.keywords.rewritten(conn, index, mindId, memory);
+    await keywordIndexOf(conn).rewritten(conn, mindId, memory);
     return true;
   }
 
@@ -107,9 +98,37 @@ export class MemoriesStore {
     return rows.map((row) => this.rows.toMemory(row));
   }
 
-  /** One page of recall (recall.ts). */
+  /** One page of keyword recall (recall-page.ts). */
   recall(conn: Conn, mindId: string, filter: RecallFilter, limit: number, after?: PagePosition): Promise<RecallRow[]> {
-    return recallPage(conn, this.rows, this.keywords, mindId, filter, limit, after);
+    return recallPage(conn, this.rows, mindId, filter, limit, after);
+  }
+
+  /** The first `limit` of the mind's memories with these seqs (the vector index's neighbours, best first) that pass the filters. */
+  async findBySeqs(
+    conn: Conn,
+    mindId: string,
+    filter: RecallFilter,
+    seqs: number[],
+    limit: number,
+  ): Promise<Array<{ seq: number; memory: Memory }>> {
+    const params: Knex.RawBinding[] = [mindId];
+    const conditions = filterConditions(filter, 'm', params);
+    const found = new Map<number, ReadRow>();
+    for (let i = 0; i < seqs.length; i += 500) {
+      const chunk = seqs.slice(i, i + 500);
+      const result = (await conn.raw(
+        // The rows by primary key; SQLite would otherwise walk the mind's index.
+        `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.seq IN (${chunk.map(() => '?').join(', ')}) AND ${dialectOf(conn).withoutIndex('m.mind_id')} = ? AND ${conditions.join(' AND ')}`,
+        [...chunk, ...params],
+      )) as Array<ReadRow & { seq: number }> | { rows: Array<ReadRow & { seq: number }> };
+      for (const row of Array.isArray(result) ? result : result.rows) found.set(Number(row.seq), row);
+    }
+    const hits: Array<{ seq: number; memory: Memory }> = [];
+    for (const seq of seqs) {
+      const row = found.get(seq);
+      if (row && hits.length < limit) hits.push({ seq, memory: this.rows.toMemory(row) });
+    }
+    return hits;
   }
 
   async stats(conn: Conn, mindId: string) {

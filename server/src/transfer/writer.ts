@@ -1,7 +1,6 @@
 import { insertMessages, listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
-import { indexAtOnce } from '../memories/search-index.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { lockMind } from '../minds/store.js';
 import { insertScript, listScripts, updateScript } from '../scripts/store.js';
@@ -139,7 +138,7 @@ export class PlanWriter {
       }));
     return [
       // An update writes every field of the imported row over the mind's row with its id (memories: search index at once).
-      ...updating(plan.memories.update, (trx, m) => memories.update(trx, mindId, m, indexAtOnce)),
+      ...updating(plan.memories.update, (trx, m) => memories.update(trx, mindId, m)),
       ...creating('memories', plan.memories.create, (trx, rows) => memories.insertMany(trx, mindId, rows)),
       ...updating(plan.tasks.update, (trx, t) => updateTask(trx, mindId, t)),
       ...creating('tasks', plan.tasks.create, (trx, rows) => inOrder(rows, (t) => insertImportedTask(trx, mindId, t))),

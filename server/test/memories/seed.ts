@@ -25,8 +25,6 @@ export async function seedNotes(svc: TestService, mindId: string, items: Array<{
       updated_at: at,
     };
   });
-  await svc.ctx.db.transaction((trx) =>
-    new MemoriesStore(Cipher.fromConfig(svc.ctx.config), svc.ctx.dialect).insertMany(trx, mindId, memories),
-  );
+  await svc.ctx.db.transaction((trx) => new MemoriesStore(Cipher.fromConfig(svc.ctx.config)).insertMany(trx, mindId, memories));
   return memories;
 }

@@ -1,6 +1,6 @@
-import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../lib/bm25.js';
-import { rankingWords, searchWords } from '../../lib/search-words.js';
-import { wordVariants } from '../../lib/word-variants.js';
+import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../search/bm25.js';
+import { rankingWords, searchWords } from '../../search/words.js';
+import { wordVariants } from '../../search/word-variants.js';
 import { ByteLru } from './byte-lru.js';
 import { coverage, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
@@ -45,7 +45,7 @@ export interface RerankOptions {
   keywordPower: number;
   /**
    * The keyword part times coverage^this: coverage is the share of the question's ranking words
-   * (lib/search-words.ts, each with its variants at VARIANT_WEIGHT) the candidate's text holds (as
+   * (search/words.ts, each with its variants at VARIANT_WEIGHT) the candidate's text holds (as
    * re-ranked: for a memory its key, the start of its content and its tags); 0: off.
    */
   keywordCoverage: number;
@@ -56,26 +56,18 @@ export interface RerankOptions {
   exactWeight: number;
 }
 
-/**
- * First chosen on the dev half of bench/recall-eval (its README has the numbers), with the word
- * alignment off for speed (29 % more recalls per second at 1,000 memories); see below for today's.
- */
+/** Chosen on bench/recall-eval and bench/conversation-eval (the numbers: its README and docs/performance.md). */
 export const RERANK_DEFAULTS: RerankOptions = {
   neighbours: 3,
   densityWeight: 0.75,
-  // Retuned for BM25 as it ranks since issue 31 (no stop words, textbook IDF, b 0.3) on the tuning
-  // half of bench/conversation-eval and on bench/recall-eval, replaying the service's windows:
-  // with the keyword part weighed by coverage³, a stronger keyword part (0.8) and an exact word
-  // worth 0.8 in the alignment, conversations hit@5 0.681 (report half 0.695) and paraphrased facts
-  // r@5 0.667; before (0.5, alignment 0.2, no coverage, exact 1) 0.670, 0.685 and 0.630. Coverage
-  // weighed by each word's rarity in the mind did worse on conversations (0.675) for no more on
-  // facts. Conversations want a strong keyword part, paraphrased facts do not: coverage lets a
-  // memory holding most of the question's words keep it and one holding a single word lose it.
+  // Conversations want a strong keyword part, paraphrased facts do not: coverage lets a memory
+  // holding most of the question's words keep it and one holding a single word lose it (the
+  // measurements: docs/performance.md, "Where the tuning figures are").
   alignWeight: 0.3,
   floor: 0.3,
   forwardShare: 1,
   keywordWeight: 0.8,
-  // The keyword part is the relevance keyword answers show (memories/bm25.ts).
+  // The keyword part is the relevance keyword answers show (search/bm25.ts).
   keywordHalf: RELEVANCE_HALF,
   keywordPower: RELEVANCE_POWER,
   keywordCoverage: 3,

@@ -1,10 +1,10 @@
-import { searchWords } from './search-words.js';
+import { searchWords } from './words.js';
 
 const NOT_ASCII = /[^\p{ASCII}]/u;
 const isWordChar = (c: number) => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
 
 /**
- * Whether a text holds a search word (search-words.ts), as `searchWords(text).includes(word)` says.
+ * Whether a text holds a search word (words.ts), as `searchWords(text).includes(word)` says.
  * An ASCII text is searched in place, the word standing alone between non-letters (a tenth of the
  * cost of splitting it, which a window of long texts would pay on every recall or chat search); any
  * other text is split as the index splits it.

@@ -1,18 +1,32 @@
-import { type Conn, type Db, type Dialect, sqliteConnection, type Trx } from '../db/database.js';
+import type { Conn, Db, Dialect, Trx } from './dialect.js';
+import { sqliteConnection } from './sqlite-dialect.js';
 
 /**
- * Where a write sends the changes that may wait for the end of its batch (for memories: the
- * search-index changes). WriteBatcher.run hands every write one; the store sends them there.
+ * Work a write leaves for just before its transaction commits, given the items the writes left it.
+ * In a SQLite batch it runs once for the whole batch (FTS5 writes a new index segment at every
+ * savepoint, so per-write index changes would undo most of batching's gain); elsewhere at once.
  */
-export interface ChangeSink<Change> {
-  change(conn: Conn, changes: Change[]): Promise<void>;
+export interface BeforeCommit<Item> {
+  run(conn: Conn, items: Item[]): Promise<void>;
 }
 
-/** A write's work: the transaction to write in, and where its deferrable changes go. */
-export type BatchedWork<Change, T> = (trx: Trx, deferred: ChangeSink<Change>) => Promise<T>;
+/** The items the write running now in a SQLite batch's transaction left for each hook, in order. */
+const kept = new WeakMap<Conn, Map<BeforeCommit<unknown>, unknown[]>>();
 
-interface Job<Change> {
-  work: BatchedWork<Change, unknown>;
+/** Hands `items` to `hook`: kept for the end of the batch when `conn` runs a SQLite batch, made at once otherwise. */
+export async function beforeCommit<Item>(conn: Conn, hook: BeforeCommit<Item>, items: Item[]): Promise<void> {
+  const hooks = kept.get(conn);
+  if (!hooks) return hook.run(conn, items);
+  const list = hooks.get(hook as BeforeCommit<unknown>);
+  if (list) list.push(...items);
+  else hooks.set(hook as BeforeCommit<unknown>, [...items]);
+}
+
+/** A write's work: the transaction to write in. */
+export type BatchedWork<T> = (trx: Trx) => Promise<T>;
+
+interface Job {
+  work: BatchedWork<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -21,7 +35,7 @@ interface Job<Change> {
 const POSTGRES_BATCHES_AT_ONCE = 2;
 
 /**
- * Group commit for memory writes (PostgreSQL: see the end). SQLite has one connection and every write transaction
+ * Group commit for the hottest writes (the memories service's; PostgreSQL: see the end). SQLite has one connection and every write transaction
  * waits for the one before it, so a COMMIT (writing every changed page to the WAL, FTS5 flushing its
  * new segment) is paid once per write. Here the writes that arrive while a transaction runs wait
  * for it and then share the next one: each runs alone, one after another, inside its own SAVEPOINT,
@@ -33,11 +47,9 @@ const POSTGRES_BATCHES_AT_ONCE = 2;
  * to tell listeners an event was committed) is that write's own: it settles only when the write's
  * savepoint was released and the shared transaction committed.
  *
- * FTS5 writes out what it holds in memory at every savepoint (a new index segment each time, which
- * would undo most of the gain), so a write's deferrable changes go to the sink it is handed, which
- * keeps them; they are made for all the writes that succeeded after the last of them, in order, by
- * `applyChanges` (the search index's: consecutive additions in one statement). If that fails, the
- * whole batch fails with its error, as for a failed COMMIT.
+ * The BeforeCommit hooks the writes that succeeded handed items to (beforeCommit) run after the
+ * last write, once per hook with all their items in order. If one fails, the whole batch fails
+ * with its error, as for a failed COMMIT.
  *
  * A database that runs writers in parallel (PostgreSQL: a pool of connections, `oneWriterAtATime`
  * false) batches too, for the round trips: BEGIN and COMMIT (and the COMMIT's flush of the log) are
@@ -45,25 +57,20 @@ const POSTGRES_BATCHES_AT_ONCE = 2;
  * A savepoint would cost a round trip per write there, so a batch has none: when one of its writes
  * fails, the batch is rolled back and each of its writes runs again alone, in a transaction of its
  * own, and settles with that outcome. A failed COMMIT fails the whole batch as on SQLite (it may
- * have committed: nothing is written twice). The sink makes the changes at once.
+ * have committed: nothing is written twice). Hooks run at once there.
  */
-export class WriteBatcher<Change> {
-  private queue: Job<Change>[] = [];
+export class WriteBatcher {
+  private queue: Job[] = [];
   /** Batches draining the queue now. */
   private draining = 0;
-  private readonly atOnce: ChangeSink<Change>;
 
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
-    /** Makes changes sent to a sink, in order, in the given transaction. */
-    private readonly applyChanges: (conn: Conn, changes: Change[]) => Promise<void>,
     private readonly maxBatch = 100,
-  ) {
-    this.atOnce = { change: (conn, changes) => this.applyChanges(conn, changes) };
-  }
+  ) {}
 
-  run<T>(work: BatchedWork<Change, T>): Promise<T> {
+  run<T>(work: BatchedWork<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (this.draining < (this.dialect.oneWriterAtATime ? 1 : POSTGRES_BATCHES_AT_ONCE)) {
@@ -93,14 +100,14 @@ export class WriteBatcher<Change> {
   }
 
   /** PostgreSQL's batch: one transaction for all; a write that fails sends each write of the batch back to run alone. */
-  private async runBatchWithoutSavepoints(jobs: Job<Change>[]) {
+  private async runBatchWithoutSavepoints(jobs: Job[]) {
     if (jobs.length === 1) return this.runAlone(jobs[0]!);
     let committing = false;
     let values: unknown[];
     try {
       values = await this.transaction(async (trx) => {
         const results: unknown[] = [];
-        for (const job of jobs) results.push(await job.work(trx, this.atOnce));
+        for (const job of jobs) results.push(await job.work(trx));
         committing = true;
         return results;
       });
@@ -112,9 +119,9 @@ export class WriteBatcher<Change> {
     for (const [i, job] of jobs.entries()) job.resolve(values[i]);
   }
 
-  private async runAlone(job: Job<Change>) {
+  private async runAlone(job: Job) {
     try {
-      job.resolve(await this.transaction((trx) => job.work(trx, this.atOnce)));
+      job.resolve(await this.transaction((trx) => job.work(trx)));
     } catch (error) {
       job.reject(error);
     }
@@ -122,7 +129,7 @@ export class WriteBatcher<Change> {
 
   /** One transaction for the writes queued by the time it has the connection (more arrive while it waits for it). */
   private async runBatch() {
-    let jobs: Job<Change>[] = [];
+    let jobs: Job[] = [];
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
     const done: Array<{ resolve: () => void; reject: (err: unknown) => void }> = [];
     try {
@@ -131,33 +138,38 @@ export class WriteBatcher<Change> {
         jobs = this.queue.splice(0, this.maxBatch);
         const exec = (sql: string) => conn.prepare(sql).run();
         const shared = trx.executionPromise;
-        const later: Change[] = [];
+        const later = new Map<BeforeCommit<unknown>, unknown[]>();
         try {
           for (const job of jobs) {
             let settle!: { resolve: () => void; reject: (err: unknown) => void };
             const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
             committed.catch(() => undefined);
             done.push(settle);
-            const deferred: Change[] = [];
-            const sink: ChangeSink<Change> = { change: async (_conn, changes) => void deferred.push(...changes) };
+            const hooks = new Map<BeforeCommit<unknown>, unknown[]>();
+            kept.set(trx, hooks);
             // knex types it as the transaction's result; the event recorder only waits for it to settle.
             trx.executionPromise = committed as Promise<never>;
-            exec('SAVEPOINT memory_write');
+            exec('SAVEPOINT batched_write');
             try {
-              const value = await job.work(trx, sink);
-              exec('RELEASE memory_write');
+              const value = await job.work(trx);
+              exec('RELEASE batched_write');
               outcomes.push({ ok: true, value });
-              later.push(...deferred);
+              for (const [hook, items] of hooks) {
+                const all = later.get(hook);
+                if (all) all.push(...items);
+                else later.set(hook, items);
+              }
             } catch (error) {
-              exec('ROLLBACK TO memory_write');
-              exec('RELEASE memory_write');
+              exec('ROLLBACK TO batched_write');
+              exec('RELEASE batched_write');
               outcomes.push({ ok: false, error });
             }
           }
         } finally {
+          kept.delete(trx);
           trx.executionPromise = shared;
         }
-        await this.applyChanges(trx, later);
+        for (const [hook, items] of later) await hook.run(trx, items);
       });
     } catch (error) {
       // BEGIN or COMMIT failed: nothing of the batch was written.

@@ -1,14 +1,11 @@
-import type { Knex } from 'knex';
-import type { Conn, Dialect } from '../db/database.js';
+import type { Conn } from '../db/database.js';
 import { itemsWithinBytes } from '../http/cursor.js';
-import { FUSION_DEFAULTS, type FusionOptions, fuse } from './embeddings/fusion.js';
-import type { KeywordIndex, KeywordScores } from '../memories/keyword-index.js';
-import { recallPage } from '../memories/recall.js';
-import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from '../memories/recall-filter.js';
-import { type MemoryRows, type ReadRow, SQLITE_COLUMNS } from '../memories/rows.js';
-import { embeddingText } from './store.js';
-import type { RerankCandidate, RerankHit } from './embeddings/rerank.js';
-import type { VectorIndex } from './vector-index.js';
+import type { PagePosition, RecallFilter, RecallRow } from '../memories/recall-filter.js';
+import type { MemoriesStore } from '../memories/store.js';
+import { FUSION_DEFAULTS, fuse } from '../meaning/embeddings/fusion.js';
+import type { RerankCandidate, RerankHit } from '../meaning/embeddings/rerank.js';
+import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
+import { embeddingText } from '../meaning/store.js';
 
 export type RecallMode = 'hybrid' | 'keyword' | 'semantic';
 export type Match = 'keyword' | 'semantic' | 'both';
@@ -17,8 +14,6 @@ export interface MatchedRow extends RecallRow {
   match: Match;
 }
 
-/** Below this cosine similarity a memory is not a semantic hit at all. */
-export const SIMILARITY_FLOOR = 0.3;
 /**
  * The fused ranking covers the best WINDOW of each ranking (the same on every page, so paging never
  * repeats or skips a hit). Keyword hits beyond the keyword window follow it, score 0, in keyword order.
@@ -32,21 +27,17 @@ export const WINDOW = 50;
  */
 export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { asOf?: string };
 
-/** With the local embedder's re-ranking, the vector window is this wide (rerank.ts was tuned on it). */
+/** With the local embedder's re-ranking, the vector window is this wide (meaning/embeddings/rerank.ts was tuned on it). */
 export const RERANK_VECTOR_WINDOW = 50;
 
-/**
- * Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order.
- * `scores`: the scale of the candidates' keyword scores.
- */
-export type Reranker = (query: string, candidates: RerankCandidate[], scores: KeywordScores) => Promise<RerankHit[] | undefined>;
+/** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
+export type Reranker = (query: string, candidates: RerankCandidate[]) => Promise<RerankHit[] | undefined>;
 
-/** Where recall by meaning reads memories: the connection, the rows' mapper, and the database's dialect and keyword index. */
-export interface MemorySource {
+/** Where hybrid recall reads: memories' keyword pages and rows (the store), and meaning's vector index. */
+export interface HybridSources {
   conn: Conn;
-  rows: MemoryRows;
-  dialect: Dialect;
-  keywords: KeywordIndex;
+  memories: MemoriesStore;
+  meaning: Meaning;
 }
 
 export interface HybridQuery {
@@ -65,33 +56,32 @@ export interface HybridQuery {
 
 /**
  * A page of recall by meaning (mode semantic) or by meaning and words fused (mode hybrid), and where
- * the next page starts. Verified memories first on equal scores, then the newest.
+ * the next page starts: the keyword window from memories' index and the vector window from meaning's,
+ * fused here. Verified memories first on equal scores, then the newest.
  */
 export async function recallByMeaning(
-  source: MemorySource,
-  index: VectorIndex,
+  source: HybridSources,
   mindId: string,
   query: HybridQuery,
 ): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined }> {
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
   const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
   const { hits: semantic, asOf } = query.vector
-    ? await nearestMemories(source, index, mindId, query.filter, query.vector, vectorWindow, query.position.asOf)
+    ? await nearestMemories(source, mindId, query.filter, query.vector, vectorWindow, query.position.asOf)
     : { hits: [], asOf: query.position.asOf ?? '' };
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
     return pageOf(ranked, offset, query, asOf);
   }
-  const { conn, rows, keywords } = source;
-  const keyword = await recallPage(conn, rows, keywords, mindId, query.filter, WINDOW + 1);
+  const { conn, memories } = source;
+  const keyword = await memories.recall(conn, mindId, query.filter, WINDOW + 1);
   const windowed = keyword.slice(0, WINDOW);
   const semanticIds = new Set(semantic.map((r) => r.memory.id));
   let hits: MatchedRow[] = [];
   let tailFrom: PagePosition | undefined;
   if ('offset' in query.position) {
-    const fused =
-      (reranking && (await rerankWindow(keywords.scores, query, windowed, semantic))) || fuseWindow(keywords.scores, windowed, semantic);
+    const fused = (reranking && (await rerankWindow(query, windowed, semantic))) || fuseWindow(windowed, semantic);
     const page = pageOf(fused, query.position.offset, query, asOf);
     if (page.next || keyword.length <= WINDOW) return page;
     hits = page.hits;
@@ -101,7 +91,7 @@ export async function recallByMeaning(
   }
   // The tail: keyword hits past the window, without those the fused window showed for their meaning.
   const wanted = query.limit - hits.length;
-  const tail = (await recallPage(conn, rows, keywords, mindId, query.filter, wanted + semanticIds.size + 1, tailFrom)).filter(
+  const tail = (await memories.recall(conn, mindId, query.filter, wanted + semanticIds.size + 1, tailFrom)).filter(
     (row) => !semanticIds.has(row.memory.id),
   );
   const fromWindow = hits.length;
@@ -141,13 +131,8 @@ function pageOf(
   return { hits, next: end < ranked.length ? { offset: end, asOf } : undefined };
 }
 
-/** The two windows re-ranked by meaning (rerank.ts), or undefined when the re-ranking is not available. */
-async function rerankWindow(
-  scores: KeywordScores,
-  query: HybridQuery,
-  keyword: RecallRow[],
-  semantic: RecallRow[],
-): Promise<MatchedRow[] | undefined> {
+/** The two windows re-ranked by meaning (meaning/embeddings/rerank.ts), or undefined when the re-ranking is not available. */
+async function rerankWindow(query: HybridQuery, keyword: RecallRow[], semantic: RecallRow[]): Promise<MatchedRow[] | undefined> {
   const candidates = new Map<string, RerankCandidate & { row: RecallRow; match: Match }>();
   for (const row of keyword) {
     candidates.set(row.memory.id, { id: row.memory.id, text: embeddingText(row.memory), keywordScore: row.score, row, match: 'keyword' });
@@ -161,7 +146,6 @@ async function rerankWindow(
   const ranked = await query.rerank!(
     query.q,
     [...candidates.values()].map(({ row: _row, match: _match, ...candidate }) => candidate),
-    scores,
   );
   if (!ranked) return undefined;
   return ranked
@@ -172,14 +156,14 @@ async function rerankWindow(
     .sort(byScore);
 }
 
-/** The two windows as one ranking (fusion.ts, tuned on bench/recall-eval), each hit saying how it matched. */
-function fuseWindow(scores: KeywordScores, keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
+/** The two windows as one ranking (meaning/embeddings/fusion.ts), each hit saying how it matched. */
+function fuseWindow(keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
   const byId = new Map<string, RecallRow>();
   for (const row of [...keyword, ...semantic]) byId.set(row.memory.id, row);
   const inKeyword = new Set(keyword.map((r) => r.memory.id));
   const inSemantic = new Set(semantic.map((r) => r.memory.id));
   const hits = (list: RecallRow[]) => list.map((r) => ({ id: r.memory.id, score: r.score }));
-  const ranked = fuse(hits(keyword), hits(semantic), FUSION[scores]);
+  const ranked = fuse(hits(keyword), hits(semantic), FUSION_DEFAULTS);
   // A keyword hit the fusion gave nothing (only common words matched) is still a hit.
   const fusedIds = new Set(ranked.map((h) => h.id));
   for (const row of keyword) if (!fusedIds.has(row.memory.id)) ranked.push({ id: row.memory.id, score: 0 });
@@ -191,17 +175,13 @@ function fuseWindow(scores: KeywordScores, keyword: RecallRow[], semantic: Recal
     .sort(byScore);
 }
 
-/** The squash of each keyword scale (fusion.ts); both databases rank by BM25. */
-const FUSION: Record<KeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS };
-
 /**
  * The mind's memories nearest to the vector that pass the filters, closest first, at least
  * SIMILARITY_FLOOR similar. Filters are applied to the nearest neighbours; a selective filter reads
  * more of them.
  */
 async function nearestMemories(
-  { conn, rows, dialect }: MemorySource,
-  index: VectorIndex,
+  { conn, memories, meaning }: HybridSources,
   mindId: string,
   filter: RecallFilter,
   vector: Float32Array,
@@ -210,25 +190,16 @@ async function nearestMemories(
 ): Promise<{ hits: RecallRow[]; asOf: string }> {
   const filtered =
     filter.category !== undefined || filter.key !== undefined || filter.tags.length > 0 || filter.verified !== undefined || filter.since;
-  const near = await index.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf);
+  const near = await meaning.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf);
   const neighbours = near.neighbours.filter((n) => n.similarity >= SIMILARITY_FLOOR);
   if (neighbours.length === 0) return { hits: [], asOf: near.asOf };
-  const params: Knex.RawBinding[] = [mindId];
-  const conditions = filterConditions(filter, 'm', params);
-  const found = new Map<number, ReadRow>();
-  for (let i = 0; i < neighbours.length; i += 500) {
-    const seqs = neighbours.slice(i, i + 500).map((n) => n.seq);
-    const chunk = (await conn.raw(
-      // The rows by primary key; SQLite would otherwise walk the mind's index.
-      `SELECT ${SQLITE_COLUMNS}, m.seq AS seq FROM memories m WHERE m.seq IN (${seqs.map(() => '?').join(', ')}) AND ${dialect.withoutIndex('m.mind_id')} = ? AND ${conditions.join(' AND ')}`,
-      [...seqs, ...params],
-    )) as Array<ReadRow & { seq: number }> | { rows: Array<ReadRow & { seq: number }> };
-    for (const row of Array.isArray(chunk) ? chunk : chunk.rows) found.set(Number(row.seq), row);
-  }
-  const hits: RecallRow[] = [];
-  for (const n of neighbours) {
-    const row = found.get(n.seq);
-    if (row && hits.length < depth) hits.push({ memory: rows.toMemory(row), score: n.similarity });
-  }
-  return { hits, asOf: near.asOf };
+  const similarity = new Map(neighbours.map((n) => [n.seq, n.similarity]));
+  const found = await memories.findBySeqs(
+    conn,
+    mindId,
+    filter,
+    neighbours.map((n) => n.seq),
+    depth,
+  );
+  return { hits: found.map(({ seq, memory }) => ({ memory, score: similarity.get(seq)! })), asOf: near.asOf };
 }

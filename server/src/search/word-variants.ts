@@ -2,7 +2,7 @@
  * Light English normalisation for recall: a query word also finds its plural or singular and its
  * British or American spelling ("tires" finds "tyres", "colour" finds "colors"). Done on the query
  * side only (the index keeps every word as written), so no memory needs indexing again and an exact
- * word is never lost; BM25 counts a word and its variants as one term (recall-sqlite.ts).
+ * word is never lost; BM25 counts a word and its variants as one term (fts5-engine.ts, tsvector-engine.ts).
  */
 
 /** Whole-word spelling pairs no rule below covers. */

@@ -1,12 +1,32 @@
-import type { ChatKeywordScores } from '../chat/keyword-index.js';
-import type { ChatByMeaning, ChatCandidate, ChatMatch, ChatRanked, ChatSearcher } from '../chat/meaning.js';
-import { ByteLru } from './embeddings/byte-lru.js';
-import type { EmbedJob, Embedder } from './embeddings/embedder.js';
-import { FUSION_DEFAULTS, type FusionOptions, fuse } from './embeddings/fusion.js';
-import type { LocalEmbedder } from './embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, type RerankOptions } from './embeddings/rerank.js';
-import { SIMILARITY_FLOOR } from './recall.js';
-import { EMBEDDED_CONTENT_CHARS } from './store.js';
+import type { MindCaller } from '../http/caller.js';
+import { ByteLru } from '../meaning/embeddings/byte-lru.js';
+import type { EmbedJob, Embedder } from '../meaning/embeddings/embedder.js';
+import { FUSION_DEFAULTS, fuse } from '../meaning/embeddings/fusion.js';
+import type { LocalEmbedder } from '../meaning/embeddings/local-embedder.js';
+import { RERANK_DEFAULTS } from '../meaning/embeddings/rerank.js';
+import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
+import { EMBEDDED_CONTENT_CHARS } from '../meaning/store.js';
+
+export type ChatMatch = 'keyword' | 'semantic' | 'both';
+
+/** The mind searching and its account: the embedder serves accounts in turn, then their minds. */
+export type ChatSearcher = Pick<MindCaller, 'userId' | 'mindId'>;
+
+/** A message chat search asks to rank by meaning. */
+export interface ChatCandidate {
+  id: string;
+  text: string;
+  /** Its keyword score, when it is one of the best keyword hits. */
+  keywordScore?: number;
+  /** It holds a word of the query (a keyword hit, with or without its score). */
+  holdsWords: boolean;
+}
+
+export interface ChatRanked {
+  id: string;
+  score: number;
+  match: ChatMatch;
+}
 
 /** A question waits at most this long for the embedder (as recall's); past it chat search ranks by keyword. */
 const QUERY_TIMEOUT_MS = 3_000;
@@ -38,10 +58,6 @@ export function meaningCut(lengths: readonly number[], budget = WINDOW_CHARS): n
   return EMBEDDED_CONTENT_CHARS;
 }
 
-/** Both databases rank chat by BM25 (chat/keyword-index-*.ts), on memories' scale: memories' squashes. */
-const FUSION: Record<ChatKeywordScores, FusionOptions> = { bm25: FUSION_DEFAULTS };
-const RERANK: Record<ChatKeywordScores, RerankOptions> = { bm25: RERANK_DEFAULTS };
-
 const cosine = (a: Float32Array, b: Float32Array) => {
   let dot = 0;
   for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
@@ -49,36 +65,41 @@ const cosine = (a: Float32Array, b: Float32Array) => {
 };
 
 /**
- * Chat search's ranking by meaning (chat/meaning.ts) with the embedder recall uses. There is no
+ * Chat search's ranking by meaning, with the embedder recall uses (meaning/). There is no
  * background embedding and no vector index of chat: chat search ranks a window of at most 250
  * messages and WINDOW_CHARS of their text (meaningCut), embedded when asked (as questions of the
  * mind's account and mind, before background work) and kept by their text, so a mind's recent
  * messages are embedded once. The similarity decides what is a semantic hit (at
  * least SIMILARITY_FLOOR, as recall's); hybrid re-ranks the hits as recall does: the local
- * embedder's re-ranking (embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts).
+ * embedder's re-ranking (meaning/embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts there).
  */
-export class ChatRanking implements ChatByMeaning {
+export class ChatRanking {
   private readonly vectors = new ByteLru<Float32Array>(VECTOR_CACHE_BYTES);
+  private readonly embedder: Embedder | undefined;
 
-  /** `answering`: false while the embedder is failing (chat search then does not wait for it). */
-  constructor(
-    private readonly embedder: Embedder | undefined,
-    private readonly answering: () => boolean,
-  ) {}
+  /** `meaning`: its embedder, not waited for while it is failing (chat search is then by keyword). */
+  constructor(private readonly meaning: Meaning) {
+    this.embedder = meaning.embedder;
+  }
 
+  /** Embeddings are on (MIND_EMBEDDINGS is not off); off, chat search is by keyword only. */
   get enabled(): boolean {
     return this.embedder !== undefined;
   }
 
+  /**
+   * The candidates ranked for `q`, best first. semantic: those similar enough to q, by similarity;
+   * hybrid: every keyword hit and those similar enough, the keyword score fused with the meaning.
+   * undefined when the embedder cannot answer now (failing, too slow): the search is then by keyword.
+   */
   async rank(
     searcher: ChatSearcher,
     q: string,
     mode: 'hybrid' | 'semantic',
     candidates: ChatCandidate[],
-    scores: ChatKeywordScores,
     signal?: AbortSignal,
   ): Promise<ChatRanked[] | undefined> {
-    if (!this.embedder || !this.answering()) return undefined;
+    if (!this.embedder || !this.meaning.answering()) return undefined;
     const cut = meaningCut(candidates.map((c) => c.text.length));
     const textOf = (c: ChatCandidate) => c.text.slice(0, cut);
     const job = { lane: 'question' as const, userId: searcher.userId, mindId: searcher.mindId };
@@ -109,7 +130,7 @@ export class ChatRanking implements ChatByMeaning {
             keywordScore: c.keywordScore,
             similarity: similarity.get(c.id),
           })),
-          RERANK[scores],
+          RERANK_DEFAULTS,
           deadline,
           job,
         );
@@ -125,7 +146,7 @@ export class ChatRanking implements ChatByMeaning {
       fuse(
         keyword,
         semantic.sort((a, b) => b.score - a.score),
-        FUSION[scores],
+        FUSION_DEFAULTS,
       ).map((h) => [h.id, h.score]),
     );
     // A keyword hit the fusion gave nothing (past the keyword window, or only weak words) is still a hit.

@@ -1,15 +1,20 @@
 import type { Knex } from 'knex';
 import type { Migration } from '../db/migration.js';
-import { rankingColumnsMigration } from '../db/postgres-bm25.js';
-import { writtenRankingColumnsMigration } from '../db/postgres-ranking-columns.js';
-import { searchWords, STOP_WORDS_SQL_ARRAY } from '../lib/search-words.js';
-import { indexEntry } from './search-text.js';
+import { STOP_WORDS_SQL_ARRAY } from '../search/stop-words.js';
+import { rankingColumnsMigration, writtenRankingColumnsMigration } from '../search/tsvector-columns.js';
+import { documentLength, indexedText, searchWords } from '../search/words.js';
+
+/** What SQLite's index holds for a memory: the indexed text of its key, content and tags, and its length. */
+function indexEntry(mindId: string, key: string | null, content: string, tags: string[]) {
+  const fields = [searchWords(key ?? ''), searchWords(content), searchWords(tags.join(' '))];
+  return { texts: fields.map((words) => indexedText(mindId, words)), words: documentLength(fields.flat()) };
+}
 
 /**
  * SQLite's search index, rebuilt so that no mind can write into another mind's part of it and no
  * mind's writes move another mind's scores.
  *
- * - Tokenizer `ascii` instead of `unicode61`: the server makes the words itself (search-text.ts:
+ * - Tokenizer `ascii` instead of `unicode61`: the server makes the words itself (search/words.ts:
  *   letters and digits, joined by spaces), and `ascii` splits only at ASCII separators, so the index
  *   holds exactly the words the server wrote, each starting with its own mind's prefix. unicode61
  *   split some words again where its older Unicode tables saw a separator (U+19B0 and others), so a
@@ -17,7 +22,7 @@ import { indexEntry } from './search-text.js';
  *   mind's part of the index.
  * - BM25's statistics per mind: memories_rank gains the mind and the memory's length in words, and
  *   memory_search_stats keeps each mind's number of indexed memories and words (kept by triggers on
- *   memories_rank), so recall-sqlite.ts ranks with the mind's own numbers. FTS5's bm25() uses the
+ *   memories_rank), so search/fts5-engine.ts ranks with the mind's own numbers. FTS5's bm25() uses the
  *   whole table's, which every tenant's writes moved (and so could be read back from scores).
  * - memories_fts_terms (fts5vocab, 'instance'): a word's occurrences per memory, and
  *   memories_fts_words (fts5vocab, 'row'): a word's number of memories, for that ranking.
@@ -100,7 +105,7 @@ async function reindexAll(db: Knex) {
   }
 }
 
-export const searchMigrations: Migration[] = [
+export const keywordIndexMigrations: Migration[] = [
   {
     // SQLite only: PostgreSQL's search_vector lives in the mind's own row, is matched with the mind
     // in the same condition, and ts_rank reads nothing but that row.
@@ -123,7 +128,7 @@ export const searchMigrations: Migration[] = [
   },
   {
     // PostgreSQL only: BM25 over each mind's own memories needs the mind's number of indexed memories
-    // and their total length (keyword-index-postgres.ts); SQLite keeps them since 0530 (0532 measures
+    // and their total length (search/tsvector-engine.ts); SQLite keeps them since 0530 (0532 measures
     // them as this does).
     name: '0531_search_stats_postgres',
     onlyOn: ['postgres'],
@@ -138,7 +143,7 @@ export const searchMigrations: Migration[] = [
   },
   {
     // SQLite only: a memory's length for BM25 becomes its distinct words but stop words
-    // (search-text.ts documentLength), as on PostgreSQL, instead of all its words.
+    // (search/words.ts documentLength), as on PostgreSQL, instead of all its words.
     name: '0532_search_lengths_sqlite',
     onlyOn: ['sqlite'],
     up: (db) => measureLengths(db, (row) => indexEntry(row.mind_id, row.key, row.content, JSON.parse(row.tags) as string[]).words),
@@ -148,7 +153,7 @@ export const searchMigrations: Migration[] = [
   },
   {
     // PostgreSQL only: each memory's length and repeated words as columns, and each mind's statistics
-    // in a row per backend (db/postgres-bm25.ts rankingColumnsMigration), for recall that scores
+    // in a row per backend (search/tsvector-columns.ts rankingColumnsMigration), for recall that scores
     // its candidates in one pass and writes of one mind that do not wait for each other.
     name: '0533_search_ranking_postgres',
     onlyOn: ['postgres'],
@@ -162,7 +167,7 @@ export const searchMigrations: Migration[] = [
   },
   {
     // PostgreSQL only: the ranking columns are written by POST /memory's statement itself, and by a
-    // trigger for every other writer, instead of being generated (db/postgres-ranking-columns.ts).
+    // trigger for every other writer, instead of being generated (search/tsvector-columns.ts).
     name: '0534_search_columns_written_postgres',
     onlyOn: ['postgres'],
     async up(db) {
@@ -198,7 +203,7 @@ async function measureLengths(db: Knex, lengthOf: (row: StoredRow) => number) {
 
 /**
  * PostgreSQL: memory_search_stats keeps each mind's number of indexed memories (search_vector not
- * NULL: credentials have none) and the sum of their lengths (search-text.ts documentLength), kept
+ * NULL: credentials have none) and the sum of their lengths (search/words.ts documentLength), kept
  * by a trigger in the transaction of every write, and filled from the memories there are.
  */
 // Today's STOP_WORDS: a change to them needs a migration that writes this function and the sums again.

@@ -1,16 +1,9 @@
 import type { Knex } from 'knex';
-import type { Conn, Dialect, DialectName } from '../db/database.js';
-import type { KeywordIndex } from './keyword-index.js';
-import { postgresKeywordIndex } from './keyword-index-postgres.js';
-import { sqliteKeywordIndex } from './keyword-index-sqlite.js';
+import type { Conn } from '../db/database.js';
+import { keywordIndexOf } from './keyword-index-choice.js';
 import { applyFilters, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
 import { inPageOrder } from './recall-order.js';
 import { type MemoryRows, prefixed } from './rows.js';
-
-const KEYWORD_INDEXES: Record<DialectName, KeywordIndex> = { sqlite: sqliteKeywordIndex, postgres: postgresKeywordIndex };
-
-/** The keyword index of the database (keyword-index.ts). */
-export const keywordIndexFor = (dialect: Dialect): KeywordIndex => KEYWORD_INDEXES[dialect.name];
 
 /**
  * One page of recall, `limit` rows after `after` in page order (the caller asks for one more than
@@ -21,14 +14,13 @@ export const keywordIndexFor = (dialect: Dialect): KeywordIndex => KEYWORD_INDEX
 export async function recallPage(
   conn: Conn,
   rows: MemoryRows,
-  keywords: KeywordIndex,
   mindId: string,
   filter: RecallFilter,
   limit: number,
   after?: PagePosition,
 ): Promise<RecallRow[]> {
   const ranked = filter.words.length > 0 && filter.category !== 'credentials';
-  if (ranked) return keywords.rankedPage(conn, rows, mindId, filter, limit, after);
+  if (ranked) return keywordIndexOf(conn).rankedPage(conn, rows, mindId, filter, limit, after);
   return inPageOrder(conn, rows, recencyQuery(conn, mindId, filter), { limit, after });
 }
 

@@ -5,14 +5,10 @@ import { sqliteChatIndex } from './keyword-index-sqlite.js';
 
 const INDEXES: Record<DialectName, ChatKeywordIndex> = { sqlite: sqliteChatIndex, postgres: postgresChatIndex };
 
-/**
- * The chat keyword index of the database `conn` talks to (keyword-index.ts). Chosen by the
- * connection, so the mind import (transfer/), which writes messages through store.ts, indexes them
- * without knowing the index.
- */
-export const chatIndexOf = (conn: Conn): ChatKeywordIndex => INDEXES[dialectOf(conn).name];
+/** The chat keyword index of the database `conn` talks to (keyword-index.ts), as memories choose theirs. */
+export const chatKeywordIndexOf = (conn: Conn): ChatKeywordIndex => INDEXES[dialectOf(conn).name];
 
 /** Index entries for messages just inserted (with their seq), in the caller's transaction. */
 export const indexChatMessages = async (conn: Conn, messages: IndexedMessage[]): Promise<void> => {
-  if (messages.length > 0) await chatIndexOf(conn).added(conn, messages);
+  if (messages.length > 0) await chatKeywordIndexOf(conn).added(conn, messages);
 };
