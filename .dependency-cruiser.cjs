@@ -8,9 +8,10 @@ const RANKS = [
   { name: 'lib', folders: ['lib'] }, // imports nothing of ours
   { name: 'db', folders: ['db'] },
   { name: 'search', folders: ['search'] }, // keyword search: words, BM25, the FTS5 and tsvector engines
+  { name: 'embeddings', folders: ['embeddings'] }, // the embedders, the re-ranking and fusion of hits by meaning
   { name: 'http', folders: ['events', 'http'] },
   { name: 'core', folders: ['core'] }, // the context every area is given, the Area shape
-  { name: 'meaning', folders: ['meaning'] }, // embeddings: the embedders, their worker, the vector index
+  { name: 'meaning', folders: ['meaning'] }, // recall by meaning's infrastructure: the embedding worker and queue, the vector index
   // The areas, in tiers: an area imports areas of a lower tier only.
   { name: 'owners', folders: ['accounts', 'minds'] }, // who and which mind
   { name: 'content', folders: ['chat', 'computers', 'memories', 'scripts', 'tasks', 'webhooks'] }, // a mind's content, devices, hooks

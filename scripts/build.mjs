@@ -26,7 +26,7 @@ const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const TARGETS = {
   server: {
     dir: 'server',
-    entries: ['cli.ts', 'meaning/embeddings/local-worker.ts'],
+    entries: ['cli.ts', 'embeddings/local-worker.ts'],
     sources: ['server/src', 'contract/src'],
   },
   agent: {

@@ -10,10 +10,10 @@
 // Usage: node --import tsx bench/recall-eval/evaluate.ts [--sweep]
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLocalEmbedderInProcess } from '../../server/src/meaning/embeddings/local-embedder.js';
-import { FUSION_DEFAULTS, type FusionOptions, fuse, type Hit } from '../../server/src/meaning/embeddings/fusion.js';
-import type { LoadInfo } from '../../server/src/meaning/embeddings/local-model.js';
-import { RERANK_DEFAULTS, type RerankCandidate, type RerankOptions } from '../../server/src/meaning/embeddings/rerank.js';
+import { createLocalEmbedderInProcess } from '../../server/src/embeddings/local-embedder.js';
+import { FUSION_DEFAULTS, type FusionOptions, fuse, type Hit } from '../../server/src/embeddings/fusion.js';
+import type { LoadInfo } from '../../server/src/embeddings/local-model.js';
+import { RERANK_DEFAULTS, type RerankCandidate, type RerankOptions } from '../../server/src/embeddings/rerank.js';
 import { type Fact, loadEvalSet } from './data.js';
 import { KeywordIndex } from './keyword-index.js';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { createLocalEmbedder, createLocalEmbedderInProcess } from '../../server/src/meaning/embeddings/local-embedder.js';
-import type { LoadInfo } from '../../server/src/meaning/embeddings/local-model.js';
+import { createLocalEmbedder, createLocalEmbedderInProcess } from '../../server/src/embeddings/local-embedder.js';
+import type { LoadInfo } from '../../server/src/embeddings/local-model.js';
 
 const TEXTS = Array.from(
   { length: 20_000 },

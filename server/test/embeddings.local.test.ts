@@ -3,10 +3,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { createEmbedder } from '../src/meaning/embeddings/create-embedder.js';
-import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/meaning/embeddings/local-embedder.js';
-import { CACHE_FILE, LOCAL_MODEL, type LoadInfo } from '../src/meaning/embeddings/local-model.js';
-import { decodeCache } from '../src/meaning/embeddings/word-table.js';
+import { createEmbedder } from '../src/embeddings/create-embedder.js';
+import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/embeddings/local-embedder.js';
+import { CACHE_FILE, LOCAL_MODEL, type LoadInfo } from '../src/embeddings/local-model.js';
+import { decodeCache } from '../src/embeddings/word-table.js';
 
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((sum, v, i) => sum + v * b[i]!, 0);
 const norm = (a: Float32Array) => Math.sqrt(cosine(a, a));

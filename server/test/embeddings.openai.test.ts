@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { loadConfig } from '../src/lib/config.js';
-import { createEmbedder } from '../src/meaning/embeddings/create-embedder.js';
-import { createOpenAIEmbedder, embeddingsEndpoint, type OpenAIEmbedderOptions } from '../src/meaning/embeddings/openai-embedder.js';
+import { createEmbedder } from '../src/embeddings/create-embedder.js';
+import { createOpenAIEmbedder, embeddingsEndpoint, type OpenAIEmbedderOptions } from '../src/embeddings/openai-embedder.js';
 
 interface Call {
   path: string;

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/meaning/embeddings/local-embedder.js';
-import { loadLocalModel } from '../src/meaning/embeddings/local-model.js';
+import { createLocalEmbedder, createLocalEmbedderInProcess } from '../src/embeddings/local-embedder.js';
+import { loadLocalModel } from '../src/embeddings/local-model.js';
 import {
   alignerFor,
   coverage,
@@ -13,7 +13,7 @@ import {
   type WordAligner,
   windowDensity,
   wordsOf,
-} from '../src/meaning/embeddings/rerank.js';
+} from '../src/embeddings/rerank.js';
 import { searchWords } from '../src/search/words.js';
 
 describe('rerank: window density', () => {

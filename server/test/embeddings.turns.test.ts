@@ -3,10 +3,10 @@
 // whole window of long texts, however many minds an account has.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { JobQueue } from '../src/meaning/embeddings/job-queue.js';
-import { createLocalEmbedder, SLICE_CHARS } from '../src/meaning/embeddings/local-embedder.js';
-import { loadLocalModel } from '../src/meaning/embeddings/local-model.js';
-import { type RerankCandidate, WordAligner } from '../src/meaning/embeddings/rerank.js';
+import { JobQueue } from '../src/embeddings/job-queue.js';
+import { createLocalEmbedder, SLICE_CHARS } from '../src/embeddings/local-embedder.js';
+import { loadLocalModel } from '../src/embeddings/local-model.js';
+import { type RerankCandidate, WordAligner } from '../src/embeddings/rerank.js';
 import { TEST_EMBEDDINGS_CACHE } from './harness.js';
 
 const WORDS = 'garden violin kitchen travel budget meeting doctor school river mountain coffee project invoice holiday'.split(' ');

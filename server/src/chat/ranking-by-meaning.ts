@@ -1,9 +1,9 @@
 import type { MindCaller } from '../http/caller.js';
-import { ByteLru } from '../meaning/embeddings/byte-lru.js';
-import type { EmbedJob, Embedder } from '../meaning/embeddings/embedder.js';
-import { FUSION_DEFAULTS, fuse } from '../meaning/embeddings/fusion.js';
-import type { LocalEmbedder } from '../meaning/embeddings/local-embedder.js';
-import { RERANK_DEFAULTS } from '../meaning/embeddings/rerank.js';
+import { ByteLru } from '../embeddings/byte-lru.js';
+import type { EmbedJob, Embedder } from '../embeddings/embedder.js';
+import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
+import type { LocalEmbedder } from '../embeddings/local-embedder.js';
+import { RERANK_DEFAULTS } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { EMBEDDED_CONTENT_CHARS } from '../meaning/store.js';
 
@@ -71,7 +71,7 @@ const cosine = (a: Float32Array, b: Float32Array) => {
  * mind's account and mind, before background work) and kept by their text, so a mind's recent
  * messages are embedded once. The similarity decides what is a semantic hit (at
  * least SIMILARITY_FLOOR, as recall's); hybrid re-ranks the hits as recall does: the local
- * embedder's re-ranking (meaning/embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts there).
+ * embedder's re-ranking (embeddings/rerank.ts), or the fusion of the two rankings (fusion.ts there).
  */
 export class ChatRanking {
   private readonly vectors = new ByteLru<Float32Array>(VECTOR_CACHE_BYTES);

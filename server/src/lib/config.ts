@@ -255,7 +255,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     importConcurrencyPerUser: e.MIND_IMPORT_CONCURRENCY_PER_USER,
     embeddings: {
       mode: e.MIND_EMBEDDINGS,
-      // The local word table, built once from the npm package (meaning/embeddings/local-model.ts).
+      // The local word table, built once from the npm package (embeddings/local-model.ts).
       cacheDir: resolve(e.MIND_EMBEDDINGS_CACHE_DIR ?? join(e.MIND_DATA_DIR, 'embeddings')),
       timeoutMs: e.MIND_EMBEDDINGS_TIMEOUT,
       ...(e.MIND_EMBEDDINGS_URL ? { url: e.MIND_EMBEDDINGS_URL } : {}),

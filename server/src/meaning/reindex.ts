@@ -1,7 +1,7 @@
 import type { Config } from '../lib/config.js';
 import { type Db, dialectFor } from '../db/database.js';
 import { claimPendingEmbeddings, completeEmbeddings, pendingEmbeddings, requeueAll } from './store.js';
-import { createEmbedder } from './embeddings/create-embedder.js';
+import { createEmbedder } from '../embeddings/create-embedder.js';
 
 const memories = (n: number) => `${n} ${n === 1 ? 'memory' : 'memories'}`;
 

@@ -3,10 +3,10 @@ import type { Conn, Db } from '../db/database.js';
 import { forgetModel, pendingEmbeddings } from './store.js';
 import { EmbeddingWorker, type EmbeddingStatus } from './worker.js';
 import { PendingWaits } from './pending-wait.js';
-import { createEmbedder } from './embeddings/create-embedder.js';
-import type { EmbedJob, Embedder } from './embeddings/embedder.js';
-import type { LocalEmbedder } from './embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit } from './embeddings/rerank.js';
+import { createEmbedder } from '../embeddings/create-embedder.js';
+import type { EmbedJob, Embedder } from '../embeddings/embedder.js';
+import type { LocalEmbedder } from '../embeddings/local-embedder.js';
+import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit } from '../embeddings/rerank.js';
 import { type Nearest, VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */

@@ -1,6 +1,6 @@
 import type { Db, Dialect } from '../db/database.js';
 import { BackgroundLoop } from '../lib/background-loop.js';
-import type { Embedder } from './embeddings/embedder.js';
+import type { Embedder } from '../embeddings/embedder.js';
 import { adoptModel, claimPendingEmbeddings, completeEmbeddings, releaseEmbeddings } from './store.js';
 
 /** Memories embedded per call to the embedder. */

@@ -2,8 +2,8 @@ import type { Conn } from '../db/database.js';
 import { itemsWithinBytes } from '../http/cursor.js';
 import type { PagePosition, RecallFilter, RecallRow } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
-import { FUSION_DEFAULTS, fuse } from '../meaning/embeddings/fusion.js';
-import type { RerankCandidate, RerankHit } from '../meaning/embeddings/rerank.js';
+import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
+import type { RerankCandidate, RerankHit } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { embeddingText } from '../meaning/store.js';
 
@@ -27,7 +27,7 @@ export const WINDOW = 50;
  */
 export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { asOf?: string };
 
-/** With the local embedder's re-ranking, the vector window is this wide (meaning/embeddings/rerank.ts was tuned on it). */
+/** With the local embedder's re-ranking, the vector window is this wide (embeddings/rerank.ts was tuned on it). */
 export const RERANK_VECTOR_WINDOW = 50;
 
 /** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
@@ -131,7 +131,7 @@ function pageOf(
   return { hits, next: end < ranked.length ? { offset: end, asOf } : undefined };
 }
 
-/** The two windows re-ranked by meaning (meaning/embeddings/rerank.ts), or undefined when the re-ranking is not available. */
+/** The two windows re-ranked by meaning (embeddings/rerank.ts), or undefined when the re-ranking is not available. */
 async function rerankWindow(query: HybridQuery, keyword: RecallRow[], semantic: RecallRow[]): Promise<MatchedRow[] | undefined> {
   const candidates = new Map<string, RerankCandidate & { row: RecallRow; match: Match }>();
   for (const row of keyword) {
@@ -156,7 +156,7 @@ async function rerankWindow(query: HybridQuery, keyword: RecallRow[], semantic: 
     .sort(byScore);
 }
 
-/** The two windows as one ranking (meaning/embeddings/fusion.ts), each hit saying how it matched. */
+/** The two windows as one ranking (embeddings/fusion.ts), each hit saying how it matched. */
 function fuseWindow(keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
   const byId = new Map<string, RecallRow>();
   for (const row of [...keyword, ...semantic]) byId.set(row.memory.id, row);

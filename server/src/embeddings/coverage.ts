@@ -1,6 +1,6 @@
 // How much of a question a re-ranked text holds (rerank.ts weighs its keyword part by it).
-import { VARIANT_WEIGHT } from '../../search/bm25.js';
-import { wordsOf } from '../../search/word-lookup.js';
+import { VARIANT_WEIGHT } from '../search/bm25.js';
+import { wordsOf } from '../search/word-lookup.js';
 
 export { wordsOf };
 

@@ -1,6 +1,6 @@
-import { RELEVANCE_HALF, RELEVANCE_POWER } from '../../search/bm25.js';
-import { rankingWords, searchWords } from '../../search/words.js';
-import { wordVariants } from '../../search/word-variants.js';
+import { RELEVANCE_HALF, RELEVANCE_POWER } from '../search/bm25.js';
+import { rankingWords, searchWords } from '../search/words.js';
+import { wordVariants } from '../search/word-variants.js';
 import { ByteLru } from './byte-lru.js';
 import { coverage, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
