@@ -1,5 +1,5 @@
 import type { AppRouter } from '@ts-rest/core';
-import type { RouterImpl } from '../http/router.js';
+import type { RouterImpl } from '../http/types.js';
 
 /** One area of the service as app.ts composes it: its handlers and the life of its background work. */
 export interface Area<T extends AppRouter> {

@@ -2,7 +2,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { ERROR_MESSAGES, type ErrorObject, errorDocsPath } from '@mindservice/contract';
 import { isDatabaseBusy } from '../db/errors.js';
 import { ApiError, type ApiErrorExtra, codeOf } from './api-error.js';
-import type { RawRequest } from './request-log.js';
+import type { RawRequest } from './request.js';
 import { clip, MAX_ERROR_DETAILS } from './validation.js';
 
 const MAX_MESSAGE = 4000;

@@ -8,8 +8,8 @@ import { type Authenticator, refuseReadOnlyWrite } from './auth.js';
 import type { Caller } from './caller.js';
 import { checkJson, hasBody, readJsonBody } from './body.js';
 import { type ErrorResponder, sendJson } from './errors.js';
-import type { RawRequest } from './request-log.js';
-import type { ApiRequest } from './router.js';
+import type { RawRequest } from './request.js';
+import type { ApiRequest } from './request.js';
 import { validationError } from './validation.js';
 
 /** A handler of the router implementation, untyped so that one table holds them all (each is typed by its route where written). */

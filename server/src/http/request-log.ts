@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RawRequest } from './request.js';
 import type { Logger } from 'pino';
 import { unescape as unescapeQuery } from 'node:querystring';
 
@@ -21,12 +22,6 @@ export function redactUrl(url: string): string {
     .join('&');
   return `${url.slice(0, queryAt + 1)}${redacted}`;
 }
-
-/**
- * A request as it arrives, before the pipeline or Express has read anything of it. `logFields` are
- * added to its log line by whoever serves it (/mcp: the tool called, or the size of a batch).
- */
-export type RawRequest = IncomingMessage & { requestId?: string; logFields?: Record<string, unknown> };
 
 /**
  * Gives every request an id (kept from X-Request-Id when sane), echoes it, and logs one line per

@@ -7,8 +7,8 @@ import { ApiError } from '../http/api-error.js';
 import type { Authenticator } from '../http/auth.js';
 import { hasBody, readJsonBody } from '../http/body.js';
 import type { MindCaller } from '../http/caller.js';
-import type { RawRequest } from '../http/request-log.js';
-import type { ApiRequest } from '../http/router.js';
+import type { RawRequest } from '../http/request.js';
+import type { ApiRequest } from '../http/request.js';
 import {
   type BatchBudget,
   batchRefusal,

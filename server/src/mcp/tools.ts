@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from '@mindservice/contract/openapi';
 import { apiErrorOf, errorBody, internalError } from '../http/errors.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RouteAnswer } from '../http/pipeline.js';
-import type { ApiRequest } from '../http/router.js';
+import type { ApiRequest } from '../http/request.js';
 import { inToolTerms, routeInputOf } from './arguments.js';
 import { inputOf, type OpenApiOperation } from './schemas.js';
 import { screenOf, screenshotResult, withoutPng } from './screen.js';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { MindCaller } from '../http/caller.js';
 import type { RouteAnswer, RouteInput } from '../http/pipeline.js';
-import type { ApiRequest } from '../http/router.js';
+import type { ApiRequest } from '../http/request.js';
 import type { ArgumentPlaces } from './schemas.js';
 
 type Schema = Record<string, unknown>;

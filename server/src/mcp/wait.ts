@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError } from '../http/api-error.js';
 import type { MindCaller } from '../http/caller.js';
 import type { RouteAnswer } from '../http/pipeline.js';
-import type { ApiRequest } from '../http/router.js';
+import type { ApiRequest } from '../http/request.js';
 import type { Invoke, McpTool } from './types.js';
 
 export const MAX_WAIT_SECONDS = 30;

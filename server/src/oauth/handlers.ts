@@ -5,7 +5,7 @@ import type { Authenticator } from '../http/auth.js';
 import { hasBody, readJsonBody } from '../http/body.js';
 import { apiErrorOf, type ErrorResponder, sendJson } from '../http/errors.js';
 import { clientAddressKey, createRateLimiter } from '../http/rate-limit.js';
-import type { RawRequest } from '../http/request-log.js';
+import type { RawRequest } from '../http/request.js';
 import { authorizationServerMetadata, protectedResourceMetadata } from './metadata.js';
 import { invalidRequest, OAuthProblem, sendOAuthJson, sendProblem } from './problem.js';
 import { OAuthService } from './service.js';

@@ -1,15 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { AuthKind } from '@mindservice/contract';
 import type { AppRoute, AppRouter, ServerInferRequest, ServerInferResponses } from '@ts-rest/core';
 import type { CallerFor } from './caller.js';
-
-/** A request as the pipeline hands it to a handler. */
-export type ApiRequest = IncomingMessage & {
-  requestId?: string;
-  /** The client's address under the trust-proxy setting. */
-  ip: string;
-  query: Record<string, string | string[] | undefined>;
-};
+import type { ApiRequest } from './request.js';
 
 type AuthOf<R extends AppRoute> = R['metadata'] extends { auth: infer A extends AuthKind } ? A : never;
 
