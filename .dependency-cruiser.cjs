@@ -14,7 +14,7 @@ const RANKS = [
   { name: 'meaning', folders: ['meaning'] }, // recall by meaning's infrastructure: the embedding worker and queue, the vector index
   // The areas, in tiers: an area imports areas of a lower tier only.
   { name: 'owners', folders: ['accounts', 'minds'] }, // who and which mind
-  { name: 'content', folders: ['chat', 'computers', 'memories', 'scripts', 'tasks', 'webhooks'] }, // a mind's content, devices, hooks
+  { name: 'content', folders: ['chat', 'computers', 'memories', 'mind-scripts', 'tasks', 'webhooks'] }, // a mind's content, devices, hooks
   { name: 'composed', folders: ['mcp', 'oauth', 'recall', 'system', 'transfer'] }, // composed over other areas
 ];
 

@@ -38,7 +38,7 @@ import { mindsArea } from './minds/handlers.js';
 import { touchKey } from './minds/keys-store.js';
 import { findKeyHolder, findKeyHoldersPostgres } from './minds/store.js';
 import { LookupBatcher } from './lib/lookup-batcher.js';
-import { scriptsArea } from './scripts/handlers.js';
+import { scriptsArea } from './mind-scripts/handlers.js';
 import { consoleRouter, isConsolePath } from './system/console.js';
 import { docsRouter, isDocsPath } from './system/docs.js';
 import { downloadsRouter, isDownloadsPath } from './system/downloads.js';

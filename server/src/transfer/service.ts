@@ -6,7 +6,7 @@ import type { MindCaller } from '../http/caller.js';
 import { ApiError } from '../http/api-error.js';
 import { REDACTED } from '../memories/service.js';
 import type { MemoriesStore } from '../memories/store.js';
-import { findScript, listScripts } from '../scripts/store.js';
+import { findScript, listScripts } from '../mind-scripts/store.js';
 import { findTask, listTasksForExport } from '../tasks/store.js';
 import { webhooksForExport } from '../webhooks/service.js';
 import { EXPORT_FORMAT, type ImportItems, validateDocument } from './document.js';

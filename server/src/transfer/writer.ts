@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { lockMind } from '../minds/store.js';
-import { insertScript, listScripts, updateScript } from '../scripts/store.js';
+import { insertScript, listScripts, updateScript } from '../mind-scripts/store.js';
 import { insertImportedTask, listTasksForExport, updateTask } from '../tasks/store.js';
 import { CHUNK_SIZE, yieldToOthers } from './chunks.js';
 import { type Counts, type ImportPlan, type Update, zeroCounts } from './plan.js';
