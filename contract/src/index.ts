@@ -13,14 +13,16 @@ import { webhooksContract } from './webhooks.js';
 
 const { storeMemory, memoryStats, ...memoryById } = memoryRoutes;
 /**
- * `memories.*`: the routes of five areas (memories, recall, transfer, chat, scripts) under one key, as
- * the server, the SDK and the document name them; in the order the server registers them (literal
- * paths before `/memory/:id`).
+ * `memories.*`: memories, their recall and the whole-mind export and import, as the SDK's `memories`
+ * resource has them (the server's memories, recall and transfer areas serve them), in the order the
+ * server registers them (literal paths before `/memory/:id`).
  */
 export const memoriesContract = c.router(
-  { storeMemory, ...recallRoutes, memoryStats, ...transferRoutes, ...memoryById, ...chatRoutes, ...scriptRoutes },
+  { storeMemory, ...recallRoutes, memoryStats, ...transferRoutes, ...memoryById },
   routerOptions(mindKeyErrors),
 );
+export const chatContract = c.router(chatRoutes, routerOptions(mindKeyErrors));
+export const scriptsContract = c.router(scriptRoutes, routerOptions(mindKeyErrors));
 
 /** The whole API. The server implements it, the SDK calls it, the OpenAPI document is generated from it. */
 export const contract = c.router({
@@ -29,6 +31,8 @@ export const contract = c.router({
   minds: mindsContract,
   tasks: tasksContract,
   memories: memoriesContract,
+  chat: chatContract,
+  scripts: scriptsContract,
   webhooks: webhooksContract,
   computers: computersContract,
 });

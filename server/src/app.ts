@@ -156,7 +156,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const ipOf = (req: RawRequest) => proxyAddr(req, app.get('trust proxy fn'));
   const logRequest = requestLog(log, ipOf, () => ctx.state === 'draining');
-  // The contract's groups of routes; its `memories` group is served by five areas.
+  // The contract's groups of routes; its `memories` group is served by three areas.
   const handlers: RouterImpl<typeof contract> = {
     system: areas.system.handlers,
     accounts: areas.accounts.handlers,
@@ -165,10 +165,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     memories: {
       ...areas.memories.handlers,
       ...areas.recall.handlers,
-      ...areas.chat.handlers,
-      ...areas.scripts.handlers,
       ...areas.transfer.handlers,
     },
+    chat: areas.chat.handlers,
+    scripts: areas.scripts.handlers,
     webhooks: areas.webhooks.handlers,
     computers: areas.computers.handlers,
   };

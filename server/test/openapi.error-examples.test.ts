@@ -215,7 +215,7 @@ describe('the error examples of docs/openapi.json are what the server answers', 
               'No such key of this mind (or revoked already)',
             ));
           }
-          case 'memories.listChatMessages':
+          case 'chat.listChatMessages':
             return void (await answersAsDocumented(entry, 404, send(entry, { credential, query: { before: randomUUID() } })));
           case 'webhooks.redeliver': {
             await answersAsDocumented(entry, 404, send(entry, { credential }), "No such webhook (or another's)");
@@ -272,11 +272,11 @@ describe('the error examples of docs/openapi.json are what the server answers', 
         send(updateMemory, { credential: m.mindKey, params: { id: other.body.id }, body: { key: 'writing-style' } }),
       );
 
-      const createScript = routeByKey('memories.createScript');
+      const createScript = routeByKey('scripts.createScript');
       await send(createScript, { credential: m.mindKey, body: exampleBody(createScript) }).expect(201);
       await answersAsDocumented(createScript, 409, send(createScript, { credential: m.mindKey, body: exampleBody(createScript) }));
       const second = await send(createScript, { credential: m.mindKey, body: { name: 'second', content: 'print(2)' } }).expect(201);
-      const updateScript = routeByKey('memories.updateScript');
+      const updateScript = routeByKey('scripts.updateScript');
       await answersAsDocumented(
         updateScript,
         409,

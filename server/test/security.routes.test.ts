@@ -180,18 +180,18 @@ const ROUTES = {
     own: { mindKey: 403 },
     foreign: { mindKey: 403, jwt: 404 },
   },
-  'memories.postChatMessage': { request: () => ({ body: { role: 'agent', content: 'hello' } }), ok: { status: 201 }, foreign: 201 },
-  'memories.listChatMessages': { request: () => ({ query: {} }), ok: { status: 200 }, foreign: 200 },
-  'memories.searchChat': { request: () => ({ query: { q: 'hello' } }), ok: { status: 200 }, foreign: 200 },
-  'memories.listScripts': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
-  'memories.createScript': { request: (f) => ({ body: { name: f.unique(), content: 'echo hi' } }), ok: { status: 201 }, foreign: 201 },
-  'memories.getScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 200 }, foreign: 404 },
-  'memories.updateScript': {
+  'chat.postChatMessage': { request: () => ({ body: { role: 'agent', content: 'hello' } }), ok: { status: 201 }, foreign: 201 },
+  'chat.listChatMessages': { request: () => ({ query: {} }), ok: { status: 200 }, foreign: 200 },
+  'chat.searchChat': { request: () => ({ query: { q: 'hello' } }), ok: { status: 200 }, foreign: 200 },
+  'scripts.listScripts': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
+  'scripts.createScript': { request: (f) => ({ body: { name: f.unique(), content: 'echo hi' } }), ok: { status: 201 }, foreign: 201 },
+  'scripts.getScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 200 }, foreign: 404 },
+  'scripts.updateScript': {
     request: (f) => ({ params: { id: f.a.scriptId }, body: { content: 'taken' } }),
     ok: { status: 200 },
     foreign: 404,
   },
-  'memories.deleteScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 204 }, foreign: 404 },
+  'scripts.deleteScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 204 }, foreign: 404 },
 
   'webhooks.createWebhook': {
     request: (f) => ({ body: { url: `${receiver.url}/${f.unique()}`, events: '*', secret: 'another-secret' } }),
@@ -801,19 +801,19 @@ const LISTS: Record<string, ListSpec> = {
   'memories.exportMind': {
     bounded: 'a download of the whole mind by design (the import limits bound it), written to the client in pieces',
   },
-  'memories.listChatMessages': {
+  'chat.listChatMessages': {
     fill: fillChat,
     request: ({ owner }) => ({ path: '/mind/chat', query: { limit: '100' }, auth: owner.auth }),
     items: 'messages',
     next: { field: 'next_before', param: 'before' },
   },
-  'memories.searchChat': {
+  'chat.searchChat': {
     fill: fillChat,
     request: ({ owner }) => ({ path: '/mind/chat/search', query: { q: 'alpha', mode: 'keyword', limit: '100' }, auth: owner.auth }),
     items: 'messages',
     next: { field: 'next_cursor', param: 'cursor' },
   },
-  'memories.listScripts': {
+  'scripts.listScripts': {
     fill: fillScripts,
     request: ({ owner }) => ({ path: '/mind/scripts', auth: owner.auth }),
     items: 'scripts',

@@ -78,25 +78,25 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
     403: [example('A Mind Key (unverifying needs the human)', 'jwt_required', ERROR_MESSAGES.verifyNeedsJwt(false))],
     404: [notFound('Memory')],
   },
-  'memories.postChatMessage': { 400: { summary: 'A role that does not exist', body: { role: 'user', content: 'Hello' } } },
-  'memories.listChatMessages': {
+  'chat.postChatMessage': { 400: { summary: 'A role that does not exist', body: { role: 'user', content: 'Hello' } } },
+  'chat.listChatMessages': {
     400: { summary: 'A limit of 0', query: { limit: '0' } },
     404: [notFound('Message given as `before`', 'A `before` that is no message of this mind')],
   },
-  'memories.searchChat': {
+  'chat.searchChat': {
     400: { summary: 'A q without letters or digits', query: { q: '?!' } },
     codes: ['cursor_invalid'],
   },
-  'memories.listScripts': { 400: { summary: 'A limit that is not a number', query: { limit: 'ten' } }, codes: ['cursor_invalid'] },
-  'memories.createScript': {
+  'scripts.listScripts': { 400: { summary: 'A limit that is not a number', query: { limit: 'ten' } }, codes: ['cursor_invalid'] },
+  'scripts.createScript': {
     400: { summary: 'No content', body: { name: 'fetch-arxiv' } },
     409: [example('The mind has a script of this name', 'script_name_taken', ERROR_MESSAGES.scriptNameTaken('fetch-arxiv'))],
   },
-  'memories.getScript': { 404: [notFound('Script')] },
-  'memories.updateScript': {
+  'scripts.getScript': { 404: [notFound('Script')] },
+  'scripts.updateScript': {
     400: { summary: 'Nothing to change', body: {} },
     404: [notFound('Script')],
     409: [example('Another script of the mind has this name', 'script_name_taken', ERROR_MESSAGES.scriptNameTaken('fetch-arxiv'))],
   },
-  'memories.deleteScript': { 404: [notFound('Script')] },
+  'scripts.deleteScript': { 404: [notFound('Script')] },
 };

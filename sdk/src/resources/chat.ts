@@ -11,7 +11,7 @@ const DEFAULT_CHAT_PAGE = 50;
 export class Chat extends Resource {
   /** Adds a message (`role`: `human` or `agent`) to a thread (`default` unless given). */
   async send(params: PostChatParams, options?: RequestOptions): Promise<ChatMessage> {
-    return ok(this.api.memories.postChatMessage({ body: params, requestOptions: options }));
+    return ok(this.api.chat.postChatMessage({ body: params, requestOptions: options }));
   }
 
   /**
@@ -24,7 +24,7 @@ export class Chat extends Resource {
     return paginate(async (next) => {
       const before = next && 'before' in next ? next.before : params.before;
       const query = { ...params, limit, before };
-      const { messages } = await ok(this.api.memories.listChatMessages({ query, requestOptions: options }));
+      const { messages } = await ok(this.api.chat.listChatMessages({ query, requestOptions: options }));
       // A full page may have older messages before it; a shorter one is the start of the thread.
       const oldest = messages[0];
       return { data: messages, next: oldest && messages.length >= limit ? { before: oldest.id } : null };
@@ -38,7 +38,7 @@ export class Chat extends Resource {
    */
   search(params: SearchChatParams, options?: RequestOptions): PagePromise<ChatSearchHit> {
     return pagesByCursor(params.cursor, async (cursor) => {
-      const body = await ok(this.api.memories.searchChat({ query: { ...params, cursor }, requestOptions: options }));
+      const body = await ok(this.api.chat.searchChat({ query: { ...params, cursor }, requestOptions: options }));
       return [body.messages, body.next_cursor];
     });
   }

@@ -12,25 +12,25 @@ export class Scripts extends Resource {
    */
   list(params: ListScriptsParams = {}, options?: RequestOptions): PagePromise<Script> {
     return pagesByCursor(params.cursor, async (cursor) => {
-      const body = await ok(this.api.memories.listScripts({ query: { ...params, cursor }, requestOptions: options }));
+      const body = await ok(this.api.scripts.listScripts({ query: { ...params, cursor }, requestOptions: options }));
       return [body.scripts, body.next_cursor];
     });
   }
 
   async create(params: CreateScriptParams, options?: RequestOptions): Promise<Script> {
-    return ok(this.api.memories.createScript({ body: params, requestOptions: options }));
+    return ok(this.api.scripts.createScript({ body: params, requestOptions: options }));
   }
 
   async get(scriptId: string, options?: RequestOptions): Promise<Script> {
-    return ok(this.api.memories.getScript({ params: { id: param('scriptId', scriptId) }, requestOptions: options }));
+    return ok(this.api.scripts.getScript({ params: { id: param('scriptId', scriptId) }, requestOptions: options }));
   }
 
   async update(scriptId: string, params: UpdateScriptParams, options?: RequestOptions): Promise<Script> {
-    return ok(this.api.memories.updateScript({ params: { id: param('scriptId', scriptId) }, body: params, requestOptions: options }));
+    return ok(this.api.scripts.updateScript({ params: { id: param('scriptId', scriptId) }, body: params, requestOptions: options }));
   }
 
   /** Deletes the script; the service answers 204, so this resolves with nothing. */
   async delete(scriptId: string, options?: RequestOptions): Promise<void> {
-    await ok(this.api.memories.deleteScript({ params: { id: param('scriptId', scriptId) }, requestOptions: options }));
+    await ok(this.api.scripts.deleteScript({ params: { id: param('scriptId', scriptId) }, requestOptions: options }));
   }
 }

@@ -8,8 +8,7 @@ import { ChatRanking } from './ranking-by-meaning.js';
 import { ChatSearch } from './search.js';
 import { ChatService } from './service.js';
 
-/** The chat routes (the contract keeps them under `memories`: app.ts joins the handlers there). */
-export type ChatRoutes = Pick<typeof contract.memories, 'postChatMessage' | 'listChatMessages' | 'searchChat'>;
+export type ChatRoutes = typeof contract.chat;
 
 /** A mind's chat: posted, read back by thread, and searched by words and by meaning (with meaning/'s embedder). */
 export function chatArea(ctx: AppContext, meaning: Meaning): Area<ChatRoutes> {

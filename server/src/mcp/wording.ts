@@ -54,26 +54,26 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
   'memories.getMemory': { description: 'Read one memory by its id (from recall_memories or store_memory).' },
   'memories.updateMemory': { description: "Change a memory's content, category, key, tags or source; only the fields given change." },
   'memories.deleteMemory': { description: 'Delete a memory for good, when it is wrong or no longer true.' },
-  'memories.postChatMessage': {
+  'chat.postChatMessage': {
     description: "Write in the mind's chat with its human: role agent for your own messages. Threads keep conversations apart.",
   },
-  'memories.listChatMessages': {
+  'chat.listChatMessages': {
     description: 'Read a chat thread, newest last. For older messages call it again with `before` = next_before of the answer.',
     args: { before: 'A message id: only messages older than it (next_before of the previous answer).' },
   },
-  'memories.searchChat': {
+  'chat.searchChat': {
     description: 'Find chat messages by words and meaning, in every thread or in one.',
     args: { cursor: CURSOR },
   },
-  'memories.listScripts': { description: "List the mind's saved scripts by name, each with its content.", args: { cursor: CURSOR } },
-  'memories.createScript': {
+  'scripts.listScripts': { description: "List the mind's saved scripts by name, each with its content.", args: { cursor: CURSOR } },
+  'scripts.createScript': {
     description: 'Save a script (a program or snippet) to use again later; names are unique within the mind.',
   },
-  'memories.getScript': { description: 'Read one script by its id (from list_scripts or create_script).' },
-  'memories.updateScript': {
+  'scripts.getScript': { description: 'Read one script by its id (from list_scripts or create_script).' },
+  'scripts.updateScript': {
     description: "Change a script's name, description, language or content; only the fields given change.",
   },
-  'memories.deleteScript': { description: 'Delete a script for good.' },
+  'scripts.deleteScript': { description: 'Delete a script for good.' },
   'computers.listComputers': {
     description:
       'List the computers this mind can control, with their ids, status and screen size. Use a computer id with screenshot and queue_command.',

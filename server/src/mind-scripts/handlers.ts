@@ -3,8 +3,7 @@ import type { Area } from '../core/area.js';
 import type { AppContext } from '../core/context.js';
 import { ScriptsService } from './service.js';
 
-/** The script routes (the contract keeps them under `memories`: app.ts joins the handlers there). */
-export type ScriptsRoutes = Pick<typeof contract.memories, 'listScripts' | 'createScript' | 'getScript' | 'updateScript' | 'deleteScript'>;
+export type ScriptsRoutes = typeof contract.scripts;
 
 export function scriptsArea(ctx: AppContext): Area<ScriptsRoutes> {
   const scripts = new ScriptsService(ctx);
