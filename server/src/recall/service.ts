@@ -1,4 +1,5 @@
-import type { Memory, MemoryCategory } from '@mindservice/contract';
+import type { RecallQuery, RecallResult } from '@mindservice/contract';
+import type { z } from 'zod';
 import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import { itemsWithinBytes } from '../http/cursor.js';
@@ -12,28 +13,11 @@ import { recallByMeaning } from './hybrid.js';
 
 const DEFAULT_LIMIT = 20;
 
-export interface RecallInput {
-  q?: string;
-  category?: MemoryCategory;
-  /** The filter on a memory's key (`key` in a query string is the Mind Key). */
-  memory_key?: string;
-  tags?: string | string[];
-  verified?: boolean;
-  since?: string;
-  limit?: number;
-  cursor?: string;
-  mode?: 'hybrid' | 'keyword' | 'semantic';
-  /** Read-your-writes: wait at most this long for the mind's pending embeddings first (modes hybrid and semantic). */
-  wait_ms?: number;
-  /** Only hits scoring at least this; the first below it ends the answer. */
-  min_score?: number;
-}
+/** GET /memory/recall's query as the contract validated it. */
+export type RecallInput = z.output<typeof RecallQuery>;
 
 /** A page of recall as GET /memory/recall answers it. */
-export interface RecallPage {
-  memories: Array<Memory & { score: number; match: 'keyword' | 'semantic' | 'both' }>;
-  next_cursor: string | null;
-}
+export type RecallPage = z.output<typeof RecallResult>;
 
 /**
  * `min_score`: a page's hits come in descending score, so the first below it ends the answer (no

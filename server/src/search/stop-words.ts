@@ -4,7 +4,7 @@
  * (the common-word rule, common-words.ts, starts at 1,000). Search ranks by a query's other words on
  * both databases; a query of only such words is searched as it is. Texts are indexed with every
  * word, so nothing needs indexing again when this list changes; PostgreSQL's lengths and statistics
- * use it in SQL (tsvector-migrations.ts), so a change there needs a migration.
+ * use it in SQL (tsvector-columns.ts), so a change there needs a migration.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
