@@ -3,14 +3,9 @@
 // COMMIT through its query pipeline (measured in docs/performance.md). Here each pooled connection gets
 // one transactor, built once and bound to that connection, open only while a transaction of this
 // module runs on it.
-import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
 import type pg from 'pg';
 import type { Db, Trx } from './dialect.js';
-
-const require = createRequire(import.meta.url);
-/** knex's builder of a knex object around a client, what its own transactions use (knex 3.3.0, pinned). */
-const makeKnex = require('knex/lib/knex-builder/make-knex.js') as (client: Knex.Client) => Knex;
 
 interface PooledClient {
   acquireConnection(): Promise<pg.Client>;
@@ -29,18 +24,18 @@ const boundTo = new WeakMap<pg.Client, Bound>();
 function transactorOf(db: Db, connection: pg.Client): Bound {
   const existing = boundTo.get(connection);
   if (existing) return existing;
-  const client = db.client as Knex.Client & Record<string, unknown>;
-  // As knex's makeTxClient does: the client's settings on a fresh object, its connection fixed.
+  // knex's public withUserParams gives a knex object on its own copy of the client; that copy's
+  // connection is then fixed, as knex's own transactions fix theirs.
   const bound = { open: false } as Bound;
-  const txClient = Object.create(Object.getPrototypeOf(client)) as Knex.Client & PooledClient & Record<string, unknown>;
-  for (const key of ['version', 'config', 'driver', 'connectionSettings', 'valueForUndefined', 'logger']) txClient[key] = client[key];
+  const trx = db.withUserParams({}) as unknown as Trx;
+  const txClient = trx.client as Knex.Client & PooledClient & Record<string, unknown>;
   txClient.transacting = true; // a nested transaction is a savepoint
   txClient.acquireConnection = async () => {
     if (!bound.open) throw new Error('Transaction query already complete');
     return connection;
   };
   txClient.releaseConnection = async () => undefined;
-  bound.trx = makeKnex(txClient) as unknown as Trx;
+  bound.trx = trx;
   Object.assign(bound.trx, { isTransaction: true, isCompleted: () => !bound.open, userParams: {} });
   boundTo.set(connection, bound);
   return bound;
