@@ -35,29 +35,13 @@ interface Job {
 const POSTGRES_BATCHES_AT_ONCE = 2;
 
 /**
- * Group commit for the hottest writes (the memories service's; PostgreSQL: see the end). SQLite has one connection and every write transaction
- * waits for the one before it, so a COMMIT (writing every changed page to the WAL, FTS5 flushing its
- * new segment) is paid once per write. Here the writes that arrive while a transaction runs wait
- * for it and then share the next one: each runs alone, one after another, inside its own SAVEPOINT,
- * so a write that fails is rolled back to its savepoint (nothing of it stays) and gets its own
- * error while the others commit. A write's promise settles only after the shared COMMIT; if the
- * COMMIT fails, every write of the batch gets that error and none of them happened.
- *
- * While a write runs, the shared transaction's `executionPromise` (what the event recorder waits on
- * to tell listeners an event was committed) is that write's own: it settles only when the write's
- * savepoint was released and the shared transaction committed.
- *
- * The BeforeCommit hooks the writes that succeeded handed items to (beforeCommit) run after the
- * last write, once per hook with all their items in order. If one fails, the whole batch fails
- * with its error, as for a failed COMMIT.
- *
- * A database that runs writers in parallel (PostgreSQL: a pool of connections, `oneWriterAtATime`
- * false) batches too, for the round trips: BEGIN and COMMIT (and the COMMIT's flush of the log) are
- * paid once per batch, not per write, and up to POSTGRES_BATCHES_AT_ONCE batches run side by side.
- * A savepoint would cost a round trip per write there, so a batch has none: when one of its writes
- * fails, the batch is rolled back and each of its writes runs again alone, in a transaction of its
- * own, and settles with that outcome. A failed COMMIT fails the whole batch as on SQLite (it may
- * have committed: nothing is written twice). Hooks run at once there.
+ * Group commit for the hottest writes (the memories service's). The writes that arrive while a
+ * transaction runs share the next one, so BEGIN and COMMIT are paid once per batch (docs/architecture.md, "Writes in a batch").
+ * SQLite: each write runs in its own SAVEPOINT, so a failing one is rolled back alone and gets its own
+ * error; the transaction's `executionPromise` is the running write's own while it runs; BeforeCommit
+ * hooks run once after the last write, with the items of the writes that succeeded. PostgreSQL (writers
+ * in parallel): no savepoints (a round trip each); a failing write rolls the batch back and each write
+ * runs again alone. A write settles after the shared COMMIT; a failed COMMIT fails the whole batch.
  */
 export class WriteBatcher {
   private queue: Job[] = [];

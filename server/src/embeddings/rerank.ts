@@ -10,23 +10,13 @@ export { coverage, windowDensity, wordsOf };
 import { type Bag, bagBytes, wordBag } from './word-bag.js';
 
 /**
- * Re-ranking of recall's candidate window (the union of the best keyword and vector hits) by
- * meaning, with the local embedder's word table. Three signals besides the keyword score:
- *
- * - the sentence cosine of query and memory (SIF vectors),
- * - less the memory's density: the mean cosine to its `neighbours` closest other candidates, times
- *   `densityWeight` (hubness reduction as CSLS, Conneau et al. 2018, taken over the window): a
- *   memory that is close to many others (one of a run of near-identical notes) is close to every
- *   query about their shared words, so its cosine says less than that of a memory unlike the rest,
- * - a soft word alignment ("BERTScore with GloVe"): each content word of the query matched to its
- *   closest content word of the memory (word-vector cosine), averaged with the SIF weights. The
- *   sentence average dilutes a single specific/general pair ("instrument" / "violin") among the
- *   other words; the alignment keeps it whole.
- *
- * The keyword score is squashed as in fusion.ts, so exact key words still decide when they match,
- * and weighed by the share of the question's words the memory holds (its coverage): a memory that
- * holds one word of a paraphrased question ("phone" in "When is too early to phone them?") is not
- * the answer for that word alone, while one that holds most of them likely is.
+ * Re-ranking of recall's candidate window (the best keyword and vector hits) by meaning, with the
+ * local embedder's word table. Besides the keyword score (squashed as in fusion.ts, and weighed by the
+ * share of the question's words the memory holds): the sentence cosine of question and memory, less
+ * the memory's density (its mean cosine to its closest other candidates: a memory like many others
+ * is close to every question about their shared words), and a word alignment (each content word of
+ * the question matched to its closest word of the memory, so one specific/general pair is not diluted
+ * by the sentence average). docs/memories.md describes it; docs/performance.md how it was tuned.
  */
 export interface RerankOptions {
   /** How many nearest other candidates a memory's density is the mean cosine to. */
