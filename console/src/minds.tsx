@@ -4,7 +4,7 @@ import type { CreatedMind, MindSummary } from '@mindservice/sdk/browser';
 import { useEffect, useState } from 'preact/hooks';
 import { mindHref } from './route.js';
 import { rememberConsoleKey } from './session.js';
-import { CopyButton, Field, Section, Status, useApp, useCall, useConfirmation, when } from './ui.js';
+import { Confirmation, CopyButton, Field, Section, Status, useApp, useCall, useConfirmation, when } from './ui.js';
 
 export function MindsPage() {
   const { client } = useApp();
@@ -74,23 +74,17 @@ export function MindsPage() {
           </table>
         )}
         {confirming && (
-          <div
-            class="confirm"
-            role="alertdialog"
-            aria-label={`Delete the mind ${confirming.name}?`}
-            onKeyDown={(e) => e.key === 'Escape' && closeConfirmation()}
+          <Confirmation
+            question={`Delete the mind ${confirming.name}?`}
+            confirm={`Delete ${confirming.name} for good`}
+            onConfirm={() => remove(confirming)}
+            busy={change.busy}
+            keep={keep}
+            onKeep={() => closeConfirmation()}
           >
-            <p>
-              Delete the mind <strong>{confirming.name}</strong> with its {confirming.memory_count} memories, its tasks, chat, scripts and
-              webhooks? This cannot be undone.
-            </p>
-            <button type="button" class="danger" onClick={() => remove(confirming)} disabled={change.busy}>
-              Delete {confirming.name} for good
-            </button>
-            <button type="button" ref={keep} onClick={() => closeConfirmation()}>
-              Keep it
-            </button>
-          </div>
+            Delete the mind <strong>{confirming.name}</strong> with its {confirming.memory_count} memories, its tasks, chat, scripts and
+            webhooks? This cannot be undone.
+          </Confirmation>
         )}
         <Status busy={change.busy} error={change.error} label="Deleting…" />
       </Section>

@@ -209,3 +209,26 @@ export function useConfirmation<T>() {
     },
   };
 }
+
+/** The confirmation's panel: the question, the destructive button, and "Keep it" (which holds the focus). */
+export function Confirmation(props: {
+  question: string;
+  children: ComponentChildren;
+  confirm: string;
+  onConfirm(): void;
+  busy: boolean;
+  keep: { current: HTMLButtonElement | null };
+  onKeep(): void;
+}) {
+  return (
+    <div class="confirm" role="alertdialog" aria-label={props.question} onKeyDown={(e) => e.key === 'Escape' && props.onKeep()}>
+      <p>{props.children}</p>
+      <button type="button" class="danger" onClick={props.onConfirm} disabled={props.busy}>
+        {props.confirm}
+      </button>
+      <button type="button" ref={props.keep} onClick={props.onKeep}>
+        Keep it
+      </button>
+    </div>
+  );
+}

@@ -2,7 +2,7 @@
 // once, with the copy button) and revoking one after a confirmation that names it. The owner's JWT only.
 import type { CreatedMindKey, MindKeySummary } from '@mindservice/sdk/browser';
 import { useEffect, useState } from 'preact/hooks';
-import { CopyButton, Field, Section, Select, Status, useApp, useCall, useConfirmation, useMind, when } from '../ui.js';
+import { Confirmation, CopyButton, Field, Section, Select, Status, useApp, useCall, useConfirmation, useMind, when } from '../ui.js';
 
 /** How a key is named to a person and to a screen reader: its label and the start of its secret. */
 const nameOf = (key: { label: string; prefix: string | null }) => (key.prefix ? `${key.label} (${key.prefix}…)` : key.label);
@@ -95,23 +95,17 @@ export function KeysTab() {
           </table>
         )}
         {confirming && (
-          <div
-            class="confirm"
-            role="alertdialog"
-            aria-label={`Revoke the key ${nameOf(confirming)}?`}
-            onKeyDown={(e) => e.key === 'Escape' && closeConfirmation()}
+          <Confirmation
+            question={`Revoke the key ${nameOf(confirming)}?`}
+            confirm={`Revoke ${nameOf(confirming)} for good`}
+            onConfirm={() => revoke(confirming)}
+            busy={change.busy}
+            keep={keep}
+            onKeep={() => closeConfirmation()}
           >
-            <p>
-              Revoke the key <strong>{nameOf(confirming)}</strong>? Every agent that uses it is refused from its next request. The mind and
-              its other keys stay. This cannot be undone.
-            </p>
-            <button type="button" class="danger" onClick={() => revoke(confirming)} disabled={change.busy}>
-              Revoke {nameOf(confirming)} for good
-            </button>
-            <button type="button" ref={keep} onClick={() => closeConfirmation()}>
-              Keep it
-            </button>
-          </div>
+            Revoke the key <strong>{nameOf(confirming)}</strong>? Every agent that uses it is refused from its next request. The mind and
+            its other keys stay. This cannot be undone.
+          </Confirmation>
         )}
         <Status busy={change.busy} error={change.error} label="Revoking…" />
       </Section>
