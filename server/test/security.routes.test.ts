@@ -166,6 +166,7 @@ const ROUTES = {
     ok: { status: 200 },
     foreign: 404,
   },
+  'memories.memoryHistory': { request: (f) => ({ params: { id: f.a.memoryId }, query: {} }), ok: { status: 200 }, foreign: 404 },
   'memories.deleteMemory': { request: (f) => ({ params: { id: f.a.memoryId } }), ok: { status: 204 }, foreign: 404 },
   // Spec 5.5 and DESIGN 5: verifying needs the owner's JWT; any Mind Key is 403, whosever it is.
   'memories.verifyMemory': {

@@ -11,7 +11,7 @@ import type { MemoriesStore } from './store.js';
  */
 export type MemoriesRoutes = Pick<
   typeof contract.memories,
-  'storeMemory' | 'memoryStats' | 'getMemory' | 'updateMemory' | 'deleteMemory' | 'verifyMemory' | 'unverifyMemory'
+  'storeMemory' | 'memoryStats' | 'getMemory' | 'memoryHistory' | 'updateMemory' | 'deleteMemory' | 'verifyMemory' | 'unverifyMemory'
 >;
 
 /** A mind's memories, stored and kept in their keyword index; `meaning` embeds them. */
@@ -25,6 +25,7 @@ export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Mea
       },
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
       getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
+      memoryHistory: async ({ params, caller }) => ({ status: 200, body: await memories.history(caller.mindId, params.id) }),
       updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),
       deleteMemory: async ({ params, caller }) => {
         await memories.delete(caller.mindId, params.id);

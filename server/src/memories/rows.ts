@@ -34,6 +34,9 @@ export const COLUMNS = [
   'updated_at',
 ] as const;
 
+/** A memory's time fields when none is set: it never expires, always held and replaced nothing. */
+export const NO_TIME_BOUNDS = { expires_at: null, valid_from: null, valid_to: null, superseded_by: null } as const;
+
 /** The columns every read selects. */
 export type ReadRow = Pick<MemoryRow, (typeof COLUMNS)[number]>;
 
@@ -80,6 +83,7 @@ export class MemoryRows {
       source: row.source,
       created_at: row.created_at,
       updated_at: row.updated_at,
+      ...NO_TIME_BOUNDS,
     };
   }
 

@@ -6,6 +6,7 @@ import { type BatchedWork, WriteBatcher } from '../db/write-batch.js';
 import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
 import type { Meaning } from '../meaning/service.js';
+import { NO_TIME_BOUNDS } from './rows.js';
 import type { MemoriesStore } from './store.js';
 
 export const REDACTED = '[redacted]';
@@ -79,6 +80,7 @@ export class MemoriesService {
       source: body.source ?? null,
       created_at: now,
       updated_at: now,
+      ...NO_TIME_BOUNDS,
     };
     const insert = this.store.insertParts(trx, mindId, memory);
     if (insert) await this.ctx.events.record(trx, mindId, 'memory.created', eventData(memory), insert);
@@ -93,6 +95,17 @@ export class MemoriesService {
     const memory = await this.store.find(this.ctx.db, mindId, id);
     if (!memory) throw ApiError.notFound('Memory');
     return memory;
+  }
+
+  /** Until versions are kept: the memory as it stands, alone in its chain. */
+  async history(mindId: string, id: string) {
+    const m = await this.get(mindId, id);
+    const { content, category, key, tags, source, expires_at, valid_from, valid_to, superseded_by, created_at } = m;
+    return {
+      versions: [{ content, category, key, tags, source, expires_at, valid_from, valid_to, at: m.updated_at, replaced_at: null }],
+      chain: [{ id, category, key, content, valid_from, valid_to, superseded_by, created_at }],
+      next_cursor: null,
+    };
   }
 
   async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
