@@ -73,6 +73,8 @@ export class MemoriesService {
       const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source, ...times });
       return { created: false, memory };
     }
+    // A successor holds from when it replaced the old memory, unless told otherwise: as_of then answers one of them.
+    if (body.supersedes !== undefined && times.valid_from == null) times.valid_from = now;
     const memory: Memory = withTimes(
       {
         id: newId(),
