@@ -15,7 +15,7 @@ describe('memories over time: expiry and validity', () => {
     const m = await svc.mind();
     const store = async (body: Record<string, unknown>, status = 201) =>
       (await svc.http.post('/memory').set(m.auth).send(body).expect(status)).body as Record<string, unknown> & { id: string };
-    const recall = async (query: Record<string, string | number | boolean> = {}) =>
+    const recall = async (query: Record<string, string | number | boolean | undefined> = {}) =>
       ((await svc.http.get('/memory/recall').set(m.auth).query(query).expect(200)).body.memories as Array<{ id: string }>).map((h) => h.id);
     const stats = async () => (await svc.http.get('/memory/stats').set(m.auth).expect(200)).body as { total: number };
     return { ...m, store, recall, stats };
