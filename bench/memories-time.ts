@@ -20,7 +20,7 @@ const QUERIES_PER_KIND = 200;
 const PLAIN = Boolean(process.env.BENCH_PLAIN);
 
 /** Of each four: two current, one expired an hour ago, one whose fact ended yesterday (unless PLAIN). */
-async function seed(place: DataPlace, mindId: string, text: TextGenerator): Promise<number> {
+export async function seed(place: DataPlace, mindId: string, text: TextGenerator): Promise<number> {
   const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
   const store = new MemoriesStore(Cipher.fromConfig(config));
@@ -34,7 +34,8 @@ async function seed(place: DataPlace, mindId: string, text: TextGenerator): Prom
         const batch: Memory[] = [];
         for (let i = 0; i < 2000 && done < TOTAL; i++, done++) {
           const at = new Date(t0 + done * 1000).toISOString();
-          const kind = PLAIN ? 0 : done % 4;
+          // By runs of every category, so each category (and tag, and word) is half current too.
+          const kind = PLAIN ? 0 : Math.floor(done / CATEGORIES.length) % 4;
           batch.push({
             id: newId(),
             category: CATEGORIES[done % CATEGORIES.length]!,
