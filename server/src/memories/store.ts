@@ -85,9 +85,11 @@ export class MemoriesStore {
   async supersede(conn: Conn, mindId: string, oldId: string, newId: string, now: string): Promise<Memory | undefined> {
     const [row] = await runSql<ReadRow>(
       conn,
-      `UPDATE memories SET valid_to = CASE WHEN valid_to IS NOT NULL AND valid_to <= ? THEN valid_to ELSE ? END, superseded_by = ?
+      // One that was to hold only later never holds: it ends where it would have begun.
+      `UPDATE memories SET valid_to = CASE WHEN valid_to IS NOT NULL AND valid_to <= ? THEN valid_to
+         WHEN valid_from IS NOT NULL AND valid_from > ? THEN valid_from ELSE ? END, superseded_by = ?
        WHERE id = ? AND mind_id = ? AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) RETURNING ${COLUMNS.map((c) => `"${c}"`).join(', ')}`,
-      [now, now, newId, oldId, mindId, now],
+      [now, now, now, newId, oldId, mindId, now],
     );
     return row && this.rows.toMemory(row);
   }
