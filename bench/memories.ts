@@ -11,6 +11,7 @@ import { loadConfig } from '../server/src/lib/config.js';
 import { openDatabase } from '../server/src/db/database.js';
 import { newId } from '../server/src/lib/secrets.js';
 import { Cipher } from '../server/src/lib/cipher.js';
+import { NO_TIME_BOUNDS } from '../server/src/memories/rows.js';
 import { MemoriesStore } from '../server/src/memories/store.js';
 import { Client } from './lib/client.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
@@ -56,6 +57,7 @@ export async function seed(place: DataPlace, mindId: string, total: number, text
             source: null,
             created_at: at,
             updated_at: at,
+            ...NO_TIME_BOUNDS,
           });
         }
         await store.insertMany(trx, mindId, batch);

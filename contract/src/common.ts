@@ -213,6 +213,17 @@ export const IsoDateOrDateTime = z
   )
   .openapi({ pattern: ISO_DATE_OR_DATE_TIME_TRIMMED });
 
+const DATE_TIME = String.raw`(?:${DATE})T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]{1,9})?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])`;
+/** An RFC 3339 date-time (`2026-12-01T09:00:00Z`, `2026-12-01T10:00:00.5+01:00`) that exists, years 0001-9998. */
+export const ISO_DATE_TIME = new RegExp(`^${DATE_TIME}$`);
+
+/** A point in time (a zone and seconds required: a bare date would leave the hour to guess). */
+export const IsoDateTime = z
+  .string()
+  .trim()
+  .regex(ISO_DATE_TIME, 'must be an RFC 3339 date-time with seconds and a time zone (2026-12-01T09:00:00Z) of the years 0001 to 9998')
+  .openapi({ pattern: trimmed(DATE_TIME), example: '2026-12-01T09:00:00Z' });
+
 /**
  * An update body must change something: an empty object (or one with only unknown fields, which are
  * ignored) is a 400. The document says it as `anyOf` one of the fields `required`.

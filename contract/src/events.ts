@@ -5,6 +5,7 @@ export const EVENT_NAMES = [
   'memory.deleted',
   'memory.verified',
   'memory.unverified',
+  'memory.expired',
   'task.created',
   'task.updated',
   'task.completed',

@@ -1,4 +1,20 @@
-import { atLeastOneOf, c, errors, Id, IdParams, meta, NonBlank, NullableTimestamp, Timestamp, bodyErrors } from './common.js';
+import {
+  atLeastOneOf,
+  bodyErrors,
+  c,
+  errors,
+  Id,
+  IdParams,
+  IsoDateTime,
+  meta,
+  NextCursor,
+  NonBlank,
+  NullableTimestamp,
+  PAGE_BYTES,
+  PageCursor,
+  QueryInteger,
+  Timestamp,
+} from './common.js';
 import { z } from './zod.js';
 
 export const MEMORY_CATEGORIES = [
@@ -39,9 +55,29 @@ export const Memory = z
     source: z.string().nullable().openapi({ description: 'Where the memory came from.', example: 'chat 2026-11-20' }),
     created_at: Timestamp('When it was stored'),
     updated_at: Timestamp('When it last changed'),
+    expires_at: NullableTimestamp('When it is forgotten: from then on it is not listed, recalled, counted or exported, and is deleted'),
+    valid_from: NullableTimestamp('Since when the fact holds in the world (null: always has)'),
+    valid_to: NullableTimestamp('Until when the fact held in the world, exclusive (null: still holds)'),
+    superseded_by: z.string().nullable().openapi({
+      description: 'The memory that replaced this one (`supersedes` on POST /memory), or null.',
+      example: null,
+    }),
   })
   .openapi('Memory');
 export type Memory = z.infer<typeof Memory>;
+
+const ExpiresAt = IsoDateTime.nullish().openapi({
+  description: 'When to forget it (RFC 3339 date-time): from then on it is gone from lists, recall, stats and exports, and deleted.',
+  example: '2027-01-01T00:00:00Z',
+});
+const ValidFrom = IsoDateTime.nullish().openapi({
+  description: 'Since when the fact holds in the world, apart from when it was written (RFC 3339 date-time; null: open).',
+  example: '2026-03-01T00:00:00Z',
+});
+const ValidTo = IsoDateTime.nullish().openapi({
+  description: 'Until when the fact held, exclusive: after `valid_from` (RFC 3339 date-time; null: open).',
+  example: null,
+});
 
 export const StoreMemoryBody = z
   .object({
@@ -54,6 +90,14 @@ export const StoreMemoryBody = z
       .openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences and British spelling.' }),
     tags: Tags.optional(),
     source: z.string().max(200).optional().openapi({ description: 'Where it came from.', example: 'chat 2026-11-20' }),
+    expires_at: ExpiresAt,
+    valid_from: ValidFrom,
+    valid_to: ValidTo,
+    supersedes: NonBlank(100).optional().openapi({
+      description:
+        "Id of a memory of this mind that this one replaces: it gets `valid_to` now (unless already set) and `superseded_by` this memory's id, and stays readable by id. Only for a new memory (not with a `key` that already exists).",
+      example: '0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10',
+    }),
   })
   .openapi('StoreMemoryBody');
 export type StoreMemoryBody = z.infer<typeof StoreMemoryBody>;
@@ -70,6 +114,9 @@ export const UpdateMemoryBody = atLeastOneOf(
       .openapi({ description: 'What to remember, in words.', example: 'Prefers short sentences, British spelling and no emoji.' }),
     tags: Tags.optional(),
     source: z.string().max(200).nullish().openapi({ description: 'Where it came from; null clears it.', example: 'chat 2026-11-23' }),
+    expires_at: ExpiresAt.openapi({ description: 'When to forget it (RFC 3339 date-time); null clears it.' }),
+    valid_from: ValidFrom.openapi({ description: 'Since when the fact holds (RFC 3339 date-time); null clears it.' }),
+    valid_to: ValidTo.openapi({ description: 'Until when the fact held, exclusive (RFC 3339 date-time); null clears it.' }),
   }),
 ).openapi('UpdateMemoryBody', {
   description: 'Only the fields given change (at least one); unknown fields are ignored.',
@@ -97,6 +144,56 @@ export const MemoryStats = z
   })
   .openapi('MemoryStats');
 
+export const MemoryVersion = z
+  .object({
+    content: z.string().openapi({ example: 'Prefers short sentences.' }),
+    category: MemoryCategory,
+    key: z.string().nullable().openapi({ example: 'writing-style' }),
+    tags: z.array(z.string()).openapi({ example: ['writing'] }),
+    source: z.string().nullable().openapi({ example: 'chat 2026-11-20' }),
+    expires_at: NullableTimestamp('When it was to be forgotten, as it stood then'),
+    valid_from: NullableTimestamp('Since when the fact held, as it stood then'),
+    valid_to: NullableTimestamp('Until when the fact held, as it stood then'),
+    at: Timestamp('When this version became current'),
+    replaced_at: NullableTimestamp('When the next version replaced it; null for the current one', '2026-11-23T08:15:03.481Z'),
+  })
+  .openapi('MemoryVersion', { description: 'The memory as it stood between `at` and `replaced_at`.' });
+export type MemoryVersion = z.infer<typeof MemoryVersion>;
+
+export const MemoryChainLink = z
+  .object({
+    id: Id('Memory'),
+    category: MemoryCategory,
+    key: z.string().nullable().openapi({ example: null }),
+    content: z.string().openapi({ example: 'Lives in Leeds.' }),
+    valid_from: NullableTimestamp('Since when the fact held'),
+    valid_to: NullableTimestamp('Until when the fact held', '2026-11-23T08:15:03.481Z'),
+    superseded_by: z.string().nullable().openapi({ description: 'The next memory of the chain, or null for the latest.', example: null }),
+    created_at: Timestamp('When it was stored'),
+  })
+  .openapi('MemoryChainLink', { description: 'A memory of the supersede chain (`supersedes` on POST /memory).' });
+export type MemoryChainLink = z.infer<typeof MemoryChainLink>;
+
+export const MemoryHistory = z
+  .object({
+    versions: z.array(MemoryVersion).openapi({
+      description:
+        "The memory's contents over its updates (by id or by key), oldest first; the current content is the last version of the last page.",
+    }),
+    chain: z.array(MemoryChainLink).openapi({
+      description:
+        'The memories it superseded and that superseded it, this one included, oldest first (expired ones left out). Paged with the versions: the next page continues both.',
+    }),
+    next_cursor: NextCursor(null),
+  })
+  .openapi('MemoryHistory');
+export type MemoryHistory = z.infer<typeof MemoryHistory>;
+
+export const MemoryHistoryQuery = z.object({
+  limit: QueryInteger(1, 100).optional().openapi({ description: 'Versions and chain links per page, each 1..100, default 20.' }),
+  cursor: PageCursor(200),
+});
+
 const mk = meta('mindKey', 'Memories');
 const MemoryParams = IdParams('Memory');
 
@@ -106,9 +203,10 @@ export const memoryRoutes = c.router({
     method: 'POST',
     path: '/memory',
     summary: 'Store a memory',
-    description: 'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200).',
+    description:
+      'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200), keeping its previous content as a version (GET /memory/{id}/history). `supersedes` an unknown memory is 404; one already superseded, or with a `key` that exists, 409.',
     body: StoreMemoryBody,
-    responses: { 200: Memory, 201: Memory, ...bodyErrors },
+    responses: { 200: Memory, 201: Memory, ...errors(404, 409), ...bodyErrors },
     metadata: mk,
   },
   memoryStats: {
@@ -133,6 +231,19 @@ export const memoryRoutes = c.router({
     pathParams: MemoryParams,
     body: UpdateMemoryBody,
     responses: { 200: Memory, ...errors(404, 409), ...bodyErrors },
+    metadata: mk,
+  },
+  memoryHistory: {
+    method: 'GET',
+    path: '/memory/:id/history',
+    summary: "A memory's history",
+    description:
+      'Earlier versions of the memory (every update by id or by key keeps one) and its supersede chain, each oldest first, with the current content last. At most `limit` of each a page, ' +
+      PAGE_BYTES +
+      '. Page with `next_cursor`. `credentials` memories: their versions show as GET /memory/{id} shows the memory.',
+    pathParams: MemoryParams,
+    query: MemoryHistoryQuery,
+    responses: { 200: MemoryHistory, ...errors(400, 404) },
     metadata: mk,
   },
   deleteMemory: {

@@ -1,6 +1,7 @@
 import {
   errors,
   IsoDateOrDateTime,
+  IsoDateTime,
   c,
   meta,
   QueryBoolean,
@@ -59,6 +60,14 @@ export const RecallQuery = z.object({
   verified: QueryBoolean.optional().openapi({ description: 'true: only verified; false: only unverified.' }),
   since: IsoDateOrDateTime.optional().openapi({
     description: 'Only memories changed at or after this time (ISO 8601 date, or date-time with a zone).',
+  }),
+  as_of: IsoDateTime.optional().openapi({
+    description:
+      'What held at this time (RFC 3339 date-time): memories with `valid_from` at or before it and `valid_to` after it (a missing bound is open). Default: now.',
+    example: '2026-06-01T00:00:00Z',
+  }),
+  include_past: QueryBoolean.optional().openapi({
+    description: 'true: every memory that has not expired, whatever its `valid_from` / `valid_to` (`as_of` is then ignored).',
   }),
   mode: RecallMode.optional(),
   limit: QueryInteger(1, 100).optional().openapi({ description: '1..100, default 20.' }),

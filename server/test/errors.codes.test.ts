@@ -72,6 +72,7 @@ const PUBLISHED: Record<string, [number, string]> = {
   webhooks_limit_reached: [409, 'The mind has 20 webhooks, the most one may have.'],
   webhook_disabled: [409, 'The webhook is disabled; enable it before testing or redelivering.'],
   memory_key_taken: [409, 'Another memory of the mind has this category and key.'],
+  memory_superseded: [409, 'The memory named by `supersedes` was superseded already; supersede the latest of its chain.'],
   script_name_taken: [409, 'Another script of the mind has this name.'],
   import_conflict: [409, 'The mind changed while the import was written, so nothing was imported; send it again.'],
   install_codes_limit_reached: [

@@ -41,6 +41,7 @@ describe('MCP tools, each called once', () => {
         assert.match(JSON.stringify(await call('recall_memories', { q: 'studio', limit: 5 })), new RegExp(memory.id));
         await call('update_memory', { memory_id: memory.id, content: 'The studio is on the fourth floor' });
         assert.equal((await get(`/memory/${memory.id}`)).content, 'The studio is on the fourth floor');
+        assert.deepEqual(await call('memory_history', { memory_id: memory.id }), await get(`/memory/${memory.id}/history`));
         assert.equal((await call('memory_stats')).total, (await get('/memory/stats')).total);
         await call('delete_memory', { memory_id: memory.id });
         await get(`/memory/${memory.id}`, 404);

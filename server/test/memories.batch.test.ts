@@ -4,6 +4,7 @@ import type { Memory } from '@mindservice/contract';
 import type { RecordedEvent } from '../src/events/recorder.js';
 import { newId } from '../src/lib/secrets.js';
 import { Cipher } from '../src/lib/cipher.js';
+import { NO_TIME_BOUNDS } from '../src/memories/rows.js';
 import { MemoriesStore } from '../src/memories/store.js';
 import { WriteBatcher } from '../src/db/write-batch.js';
 import { bearer, useService } from './harness.js';
@@ -25,6 +26,7 @@ describe('memories: concurrent writes', () => {
       source: null,
       created_at: now,
       updated_at: now,
+      ...NO_TIME_BOUNDS,
     };
   };
 

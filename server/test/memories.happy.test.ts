@@ -59,6 +59,10 @@ describe('memories: happy paths', () => {
         source: 'chat',
         created_at: undefined,
         updated_at: undefined,
+        expires_at: null,
+        valid_from: null,
+        valid_to: null,
+        superseded_by: null,
       },
     );
     assert.equal(created.created_at, created.updated_at);

@@ -84,6 +84,10 @@ export const ERROR_CODES = {
   webhooks_limit_reached: { status: 409, meaning: 'The mind has 20 webhooks, the most one may have.' },
   webhook_disabled: { status: 409, meaning: 'The webhook is disabled; enable it before testing or redelivering.' },
   memory_key_taken: { status: 409, meaning: 'Another memory of the mind has this category and key.' },
+  memory_superseded: {
+    status: 409,
+    meaning: 'The memory named by `supersedes` was superseded already; supersede the latest of its chain.',
+  },
   script_name_taken: { status: 409, meaning: 'Another script of the mind has this name.' },
   import_conflict: { status: 409, meaning: 'The mind changed while the import was written, so nothing was imported; send it again.' },
   install_codes_limit_reached: {

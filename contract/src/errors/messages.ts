@@ -67,6 +67,8 @@ export const ERROR_MESSAGES = {
 
   // Memories, scripts and transfer.
   memoryKeyTaken: (key: string, category: string) => `body.key: another memory of this mind already has the key "${key}" in ${category}`,
+  memorySuperseded: (id: string, by: string) =>
+    `body.supersedes: memory ${id} is already superseded by ${by}; supersede the latest memory of its chain instead`,
   scriptNameTaken: (name: string) => `body.name: this mind already has a script named "${name}"`,
   verifyNeedsJwt: (verified: boolean) =>
     `${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`,

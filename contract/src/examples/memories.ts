@@ -5,6 +5,19 @@ import { example, fieldExample, notFound, type RouteErrors } from './shared.js';
 export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
   'memories.storeMemory': {
     400: { summary: 'A category that does not exist', body: { category: 'hobby', content: 'Plays the cello on Sundays.' } },
+    404: [notFound('Memory', '`supersedes` names no memory of this mind')],
+    409: [
+      example(
+        '`supersedes` names a memory superseded already',
+        'memory_superseded',
+        ERROR_MESSAGES.memorySuperseded('0b6f5a62-3f5e-4e8e-9a52-2c7d3f3f1a10', '5d1c7e0a-8f7b-4c3e-9a1d-2b6e4f8c0a11'),
+      ),
+      example(
+        '`supersedes` with a key another memory of the category has',
+        'memory_key_taken',
+        ERROR_MESSAGES.memoryKeyTaken('writing-style', 'preference'),
+      ),
+    ],
   },
   'memories.recallMemories': {
     400: { summary: 'A limit over 100', query: { limit: '500' } },
@@ -68,6 +81,11 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
         ERROR_MESSAGES.memoryKeyTaken('writing-style', 'preference'),
       ),
     ],
+  },
+  'memories.memoryHistory': {
+    400: { summary: 'A limit over 100', query: { limit: '500' } },
+    404: [notFound('Memory')],
+    codes: ['cursor_invalid', 'encryption_key_changed'],
   },
   'memories.deleteMemory': { 404: [notFound('Memory')] },
   'memories.verifyMemory': {

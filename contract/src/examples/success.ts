@@ -14,6 +14,10 @@ const STORED_MEMORY = {
   source: 'chat 2026-11-20',
   created_at: '2026-11-22T01:29:42.123Z',
   updated_at: '2026-11-22T01:29:42.123Z',
+  expires_at: null,
+  valid_from: null,
+  valid_to: null,
+  superseded_by: null,
 };
 
 /** Answers whose schema another status of the route shares: each status its own example. */

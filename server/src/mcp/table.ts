@@ -53,6 +53,7 @@ export const MCP_TOOLS: Record<RouteKey, ToolEffect | NotATool> = {
   'memories.exportMind': { not: 'a whole-mind backup document, too large for a model to read' },
   'memories.importMind': { not: 'restores a whole-mind backup; an operator task' },
   'memories.getMemory': 'read',
+  'memories.memoryHistory': 'read',
   'memories.updateMemory': 'write',
   'memories.deleteMemory': 'delete',
   'memories.verifyMemory': { not: 'verification is for the human (JWT)' },

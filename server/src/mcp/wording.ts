@@ -52,6 +52,9 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
     description: "Count the mind's memories (in all, by category, verified) and how many still wait to be indexed by meaning.",
   },
   'memories.getMemory': { description: 'Read one memory by its id (from recall_memories or store_memory).' },
+  'memories.memoryHistory': {
+    description: "A memory's earlier contents (each update keeps one) and the memories it replaced or was replaced by, oldest first.",
+  },
   'memories.updateMemory': { description: "Change a memory's content, category, key, tags or source; only the fields given change." },
   'memories.deleteMemory': { description: 'Delete a memory for good, when it is wrong or no longer true.' },
   'chat.postChatMessage': {

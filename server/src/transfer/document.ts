@@ -14,6 +14,7 @@ import type { ZodError } from 'zod';
 import { ApiError } from '../http/api-error.js';
 import { validationErrorFrom } from '../http/validation.js';
 import { normaliseDueAt } from '../tasks/service.js';
+import { NO_TIME_BOUNDS } from '../memories/rows.js';
 import { mapInChunks } from './chunks.js';
 
 export const EXPORT_FORMAT = 'mind-export/1';
@@ -84,6 +85,7 @@ export async function validateDocument(doc: MindImport): Promise<ImportItems> {
       source: body.source ?? null,
       created_at: timestamp(m.created_at, `${at}.created_at`),
       updated_at: timestamp(m.updated_at, `${at}.updated_at`),
+      ...NO_TIME_BOUNDS,
     };
   });
   unique(

@@ -1,6 +1,7 @@
 import type { Memory } from '@mindservice/contract';
 import { newId } from '../../src/lib/secrets.js';
 import { Cipher } from '../../src/lib/cipher.js';
+import { NO_TIME_BOUNDS } from '../../src/memories/rows.js';
 import { MemoriesStore } from '../../src/memories/store.js';
 import type { TestService } from '../harness.js';
 
@@ -23,6 +24,7 @@ export async function seedNotes(svc: TestService, mindId: string, items: Array<{
       source: null,
       created_at: at,
       updated_at: at,
+      ...NO_TIME_BOUNDS,
     };
   });
   await svc.ctx.db.transaction((trx) => new MemoriesStore(Cipher.fromConfig(svc.ctx.config)).insertMany(trx, mindId, memories));
