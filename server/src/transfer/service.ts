@@ -65,10 +65,14 @@ export class TransferService {
     return this.ctx.db.transaction(async (trx) => {
       const mind = await findMindInfo(trx, mindId, caller.kind === 'user' ? caller.userId : undefined);
       if (!mind) throw ApiError.notFound('Mind');
-      const all = await this.memories.listAll(trx, mindId);
+      const now = this.ctx.clock.now();
+      // An expired memory is gone for the API, whether or not the purge has deleted it yet.
+      const all = (await this.memories.listAll(trx, mindId)).filter(
+        (m) => m.expires_at === null || Date.parse(m.expires_at) > now.getTime(),
+      );
       return {
         format: EXPORT_FORMAT,
-        exported_at: this.ctx.clock.now().toISOString(),
+        exported_at: now.toISOString(),
         mind: { id: mind.id, name: mind.name, description: mind.description },
         memories: all.map((m) => (m.category === 'credentials' && !reveal ? { ...m, content: REDACTED } : m)),
         tasks: await listTasksForExport(trx, mindId),

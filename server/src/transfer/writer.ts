@@ -140,6 +140,8 @@ export class PlanWriter {
       // An update writes every field of the imported row over the mind's row with its id (memories: search index at once).
       ...updating(plan.memories.update, (trx, m) => memories.update(trx, mindId, m)),
       ...creating('memories', plan.memories.create, (trx, rows) => memories.insertMany(trx, mindId, rows)),
+      // Links between created memories, once both rows exist.
+      ...updating(plan.memories.links, (trx, m) => memories.update(trx, mindId, m)),
       ...updating(plan.tasks.update, (trx, t) => updateTask(trx, mindId, t)),
       ...creating('tasks', plan.tasks.create, (trx, rows) => inOrder(rows, (t) => insertImportedTask(trx, mindId, t))),
       ...creating('chat_messages', plan.chat.create, (trx, rows) => insertMessages(trx, mindId, rows)),
