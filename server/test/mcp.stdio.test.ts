@@ -108,7 +108,7 @@ describe('mind-mcp: the tools over stdio, bridged to /mcp', () => {
         try {
           assert.match(client.version() ?? '', version);
           const { tools } = await client.listTools();
-          assert.equal(tools.length, 24);
+          assert.equal(tools.length, 25);
           assert.deepEqual(tools, (await overHttp.listTools()).tools);
 
           const stored = await client.callTool({
