@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { TestClock, useService } from './harness.js';
+import { explodingChat } from './transfer/failure.js';
 
 type Item = Record<string, unknown> & { id: string; content: string };
 type Doc = Record<string, unknown> & { memories: Item[] };
@@ -152,6 +153,42 @@ describe('memories over time: mind export and import', () => {
     assert.equal(city?.id, mine.id);
     assert.equal(city?.valid_from, '2020-01-01T00:00:00.000Z', 'the fields the document does not carry stay as they were');
     for (const field of TIME_FIELDS) assert.equal(memories.get('A plain note')?.[field], null, field);
+  });
+
+  test('a replace that fails midway puts every memory back with its supersede link', async () => {
+    const target = await mind();
+    // The replaced memory comes after a piece of others in the mind's order: it is put back before the memory it names.
+    const newest = memoryItem({ content: 'Newest fact', created_at: '2026-01-01T00:00:00.000Z' });
+    const fillers = Array.from({ length: 600 }, (_, i) => memoryItem({ content: `filler ${i}`, created_at: '2026-02-01T00:00:00.000Z' }));
+    const replaced = memoryItem({
+      content: 'Older fact',
+      created_at: '2026-03-01T00:00:00.000Z',
+      valid_to: '2026-03-02T00:00:00.000Z',
+      superseded_by: newest.id,
+    });
+    const doc = (memories: Item[], chat: unknown[] = []) => ({
+      format: 'mind-export/1',
+      exported_at: clock.now().toISOString(),
+      memories,
+      tasks: [],
+      chat,
+      scripts: [],
+      webhooks: [],
+    });
+    await target.importDoc(doc([newest, ...fillers, replaced])).expect(200);
+    const before = await target.exportDoc();
+    const link = before.memories.find((item) => item.content === 'Older fact')?.superseded_by;
+    assert.equal(link, before.memories.find((item) => item.content === 'Newest fact')?.id);
+
+    const chat = [{ id: randomUUID(), role: 'agent', content: 'explode', thread: 'default', created_at: '2026-11-01T00:00:00.000Z' }];
+    const restore = await explodingChat(svc);
+    try {
+      const res = await target.importDoc(doc([memoryItem({ content: 'Instead' })], chat), { mode: 'replace' });
+      assert.ok(res.status >= 400, String(res.status));
+    } finally {
+      await restore();
+    }
+    assert.deepEqual({ ...(await target.exportDoc()), exported_at: null }, { ...before, exported_at: null }, 'the mind as it was');
   });
 
   test('an item already expired is skipped; bad times are a 400 naming the item, and nothing is imported', async () => {

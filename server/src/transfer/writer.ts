@@ -1,3 +1,4 @@
+import type { Memory } from '@mindservice/contract';
 import { insertMessages, listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
@@ -106,8 +107,17 @@ export class PlanWriter {
           ),
         undo: (trx) => putBack(trx, piece),
       }));
+    const all = await memories.listAll(db, mindId);
+    // A memory put back may name one a later piece puts back: the links are written once all are back.
+    const unlinked = (rows: Memory[]) => rows.map((m) => ({ ...m, superseded_by: null }));
+    const relinking: Step[] = pieces(all.filter((m) => m.superseded_by !== null)).map((piece) => ({
+      run: async () => undefined,
+      undo: (trx) => inOrder(piece, (m) => memories.update(trx, mindId, m)),
+    }));
     return [
-      ...deleting('memories', 'memories', await memories.listAll(db, mindId), (trx, rows) => memories.insertMany(trx, mindId, rows)),
+      // First, so that undoing the import runs them last.
+      ...relinking,
+      ...deleting('memories', 'memories', all, (trx, rows) => memories.insertMany(trx, mindId, unlinked(rows))),
       ...deleting('tasks', 'tasks', await listTasksForExport(db, mindId), (trx, rows) =>
         inOrder(rows, (t) => insertImportedTask(trx, mindId, t)),
       ),
