@@ -8,6 +8,7 @@ import { rateLimitsTable } from './http/migrations.js';
 import { embeddingMigrations } from './meaning/migrations.js';
 import { memoriesMigrations } from './memories/migrations.js';
 import { keywordIndexMigrations } from './memories/keyword-index-migrations.js';
+import { timeMigrations } from './memories/time-migrations.js';
 import { mindsMigrations, mindsTable } from './minds/migrations.js';
 import { oauthMigrations } from './oauth/migrations.js';
 import { tasksMigrations } from './tasks/migrations.js';
@@ -32,6 +33,7 @@ export const migrations: Migration[] = [
   ...keywordIndexMigrations, // 0530_
   ...chatMigrations, // 0560_
   ...oauthMigrations, // 0600_
+  ...timeMigrations, // 0700_
 ];
 
 export const migrationSource = migrationSourceOf(migrations);

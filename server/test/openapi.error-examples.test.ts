@@ -217,6 +217,12 @@ describe('the error examples of docs/openapi.json are what the server answers', 
           }
           case 'chat.listChatMessages':
             return void (await answersAsDocumented(entry, 404, send(entry, { credential, query: { before: randomUUID() } })));
+          case 'memories.storeMemory':
+            return void (await answersAsDocumented(
+              entry,
+              404,
+              send(entry, { credential, body: { ...(body as object), supersedes: randomUUID() } }),
+            ));
           case 'webhooks.redeliver': {
             await answersAsDocumented(entry, 404, send(entry, { credential }), "No such webhook (or another's)");
             const hook = await svc.http
@@ -265,6 +271,13 @@ describe('the error examples of docs/openapi.json are what the server answers', 
       const memory = (key: string) => ({ category: 'preference', key, content: 'Prefers short sentences.' });
       await svc.http.post('/memory').set(m.auth).send(memory('writing-style')).expect(201);
       const other = await svc.http.post('/memory').set(m.auth).send(memory('reading-list')).expect(201);
+      const storeMemory = routeByKey('memories.storeMemory');
+      await answersAsDocumented(
+        storeMemory,
+        409,
+        send(storeMemory, { credential: m.mindKey, body: { ...memory('writing-style'), supersedes: other.body.id } }),
+        '`supersedes` with a key another memory of the category has',
+      );
       const updateMemory = routeByKey('memories.updateMemory');
       await answersAsDocumented(
         updateMemory,

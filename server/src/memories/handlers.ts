@@ -2,6 +2,7 @@ import type { contract } from '@mindservice/contract';
 import type { Area } from '../core/area.js';
 import type { AppContext } from '../core/context.js';
 import type { Meaning } from '../meaning/service.js';
+import { ExpiredMemoryPurger } from './expiry.js';
 import { MemoriesService } from './service.js';
 import type { MemoriesStore } from './store.js';
 
@@ -17,7 +18,10 @@ export type MemoriesRoutes = Pick<
 /** A mind's memories, stored and kept in their keyword index; `meaning` embeds them. */
 export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Meaning): Area<MemoriesRoutes> {
   const memories = new MemoriesService(ctx, store, meaning);
+  const expiry = new ExpiredMemoryPurger(ctx);
   return {
+    start: () => expiry.start(),
+    stop: () => expiry.stop(),
     handlers: {
       storeMemory: async ({ body, caller }) => {
         const { created, memory } = await memories.save(caller.mindId, body);
@@ -25,7 +29,7 @@ export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Mea
       },
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
       getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
-      memoryHistory: async ({ params, caller }) => ({ status: 200, body: await memories.history(caller.mindId, params.id) }),
+      memoryHistory: async ({ params, query, caller }) => ({ status: 200, body: await memories.history(caller.mindId, params.id, query) }),
       updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),
       deleteMemory: async ({ params, caller }) => {
         await memories.delete(caller.mindId, params.id);

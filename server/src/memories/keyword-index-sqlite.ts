@@ -14,7 +14,7 @@ import { COLUMNS, type ReadRow, SQLITE_COLUMNS, tagRows } from './rows.js';
 const INSERT_MEMORY = `INSERT INTO memories (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`;
 const INSERT_TAG = 'INSERT INTO memory_tags (memory_id, mind_id, tag, updated_at) VALUES (?, ?, ?, ?)';
 
-/** The tables keyword-index-migrations.ts made (0530): the ranking row carries the filtered columns. */
+/** The tables keyword-index-migrations.ts made (0530, time bounds since 0701): the ranking row carries the filtered columns. */
 export const MEMORIES_FTS = new Fts5Index({
   rows: 'memories',
   fts: 'memories_fts',
@@ -22,7 +22,7 @@ export const MEMORIES_FTS = new Fts5Index({
   terms: 'memories_fts_terms',
   words: 'memories_fts_words',
   rank: 'memories_rank',
-  rankColumns: ['seq', 'id', 'mind_id', 'category', 'verified', 'updated_at', 'words'],
+  rankColumns: ['seq', 'id', 'mind_id', 'category', 'verified', 'updated_at', 'expires_at', 'valid_from', 'valid_to', 'words'],
   stats: 'memory_search_stats',
   count: 'memories',
 });
@@ -31,11 +31,11 @@ export const MEMORIES_FTS = new Fts5Index({
 export const memoryEntry = (
   mindId: string,
   seq: number,
-  m: Pick<Memory, 'id' | 'category' | 'verified' | 'updated_at' | 'key' | 'content' | 'tags'>,
+  m: Pick<Memory, 'id' | 'category' | 'verified' | 'updated_at' | 'key' | 'content' | 'tags' | 'expires_at' | 'valid_from' | 'valid_to'>,
 ): Fts5Entry => ({
   seq,
   mindId,
-  rank: [m.id, mindId, m.category, Number(m.verified), m.updated_at],
+  rank: [m.id, mindId, m.category, Number(m.verified), m.updated_at, m.expires_at, m.valid_from, m.valid_to],
   fields: [searchWords(m.key ?? ''), searchWords(m.content), searchWords(m.tags.join(' '))],
 });
 

@@ -26,6 +26,25 @@ export interface RecallFilter {
   verified?: boolean;
   /** ISO timestamp: only memories changed at or after it. */
   since?: string;
+  /** ISO timestamp (now): memories that expired by then are gone. */
+  notExpiredAt?: string;
+  /** ISO timestamp: only memories whose fact held then; undefined for every one (`include_past`). */
+  holdsAt?: string;
+  /** What the search asked (`as_of`, `include_past`), for the cursor's fingerprint: holdsAt moves with the clock. */
+  asOf?: string;
+  includePast?: boolean;
+}
+
+/** `alias` has not expired at `now` (an ISO timestamp): the condition, its binding pushed to `params`. */
+export function notExpired(alias: string, now: string, params: Knex.RawBinding[]): string {
+  params.push(now);
+  return `(${alias}.expires_at IS NULL OR ${alias}.expires_at > ?)`;
+}
+
+/** `alias`'s fact held at `at`: valid_from <= at < valid_to, a missing bound open. */
+export function holdsAt(alias: string, at: string, params: Knex.RawBinding[]): string {
+  params.push(at, at);
+  return `(${alias}.valid_from IS NULL OR ${alias}.valid_from <= ?) AND (${alias}.valid_to IS NULL OR ${alias}.valid_to > ?)`;
 }
 
 export interface RecallRow {
@@ -35,8 +54,8 @@ export interface RecallRow {
 
 /**
  * The recall filters as SQL conditions on `alias`: a memories row, or its memories_rank copy (seq,
- * id, category, verified, updated_at; the key is then looked up in memories). Credentials only
- * when asked for by category. Appends their bindings to `params`.
+ * id, category, verified, updated_at and the time bounds; the key is then looked up in memories).
+ * Credentials only when asked for by category. Appends their bindings to `params`.
  */
 export function filterConditions(filter: RecallFilter, alias: string, params: Knex.RawBinding[], rowHasKey = true): string[] {
   const conditions = [filter.category ? `${alias}.category = ?` : `${alias}.category != 'credentials'`];
@@ -53,6 +72,8 @@ export function filterConditions(filter: RecallFilter, alias: string, params: Kn
     conditions.push(`${alias}.updated_at >= ?`);
     params.push(filter.since);
   }
+  if (filter.notExpiredAt) conditions.push(notExpired(alias, filter.notExpiredAt, params));
+  if (filter.holdsAt) conditions.push(holdsAt(alias, filter.holdsAt, params));
   for (const tag of new Set(filter.tags)) {
     conditions.push(`EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = ${alias}.id AND t.tag = ?)`);
     params.push(tag);

@@ -1,4 +1,4 @@
-import type { Memory, MemoryCategory } from '@mindservice/contract';
+import type { Memory, MemoryCategory, MemoryVersion } from '@mindservice/contract';
 import { ApiError } from '../http/api-error.js';
 import { type Cipher, UnreadableCiphertext } from '../lib/cipher.js';
 
@@ -17,6 +17,10 @@ export interface MemoryRow {
   source: string | null;
   created_at: string;
   updated_at: string;
+  expires_at: string | null;
+  valid_from: string | null;
+  valid_to: string | null;
+  superseded_by: string | null;
 }
 
 export const COLUMNS = [
@@ -32,6 +36,10 @@ export const COLUMNS = [
   'source',
   'created_at',
   'updated_at',
+  'expires_at',
+  'valid_from',
+  'valid_to',
+  'superseded_by',
 ] as const;
 
 /** A memory's time fields when none is set: it never expires, always held and replaced nothing. */
@@ -46,9 +54,30 @@ export const prefixed = (alias: string) => COLUMNS.map((c) => `${alias}.${c}`);
 /** The read columns of `memories m` in raw SQL (quoted: `key` is a keyword). */
 export const SQLITE_COLUMNS = COLUMNS.map((c) => `m."${c}"`).join(', ');
 
-/** Row <-> API object. Knows the cipher, so credentials are encrypted on every write and decrypted on every read. */
 /** A credentials memory's content is bound to its mind and id. */
 const cipherBinding = (mindId: string, memoryId: string) => `${mindId}:${memoryId}`;
+/** A version's: its memory and its own id, so it cannot pass for the memory or for another version. */
+const versionBinding = (mindId: string, memoryId: string, versionId: string) => `${mindId}:${memoryId}:version:${versionId}`;
+
+/** A row of `memory_versions`: the memory as it stood from `at` until `replaced_at`. */
+export interface VersionRow {
+  id: string;
+  memory_id: string;
+  mind_id: string;
+  category: MemoryCategory;
+  key: string | null;
+  content: string;
+  content_encrypted: string | null;
+  tags: string;
+  source: string | null;
+  expires_at: string | null;
+  valid_from: string | null;
+  valid_to: string | null;
+  at: string;
+  replaced_at: string;
+}
+
+/** Row <-> API object. Knows the cipher, so credentials are encrypted on every write and decrypted on every read. */
 
 export class MemoryRows {
   constructor(private readonly cipher: Cipher) {}
@@ -68,6 +97,10 @@ export class MemoryRows {
       source: memory.source,
       created_at: memory.created_at,
       updated_at: memory.updated_at,
+      expires_at: memory.expires_at,
+      valid_from: memory.valid_from,
+      valid_to: memory.valid_to,
+      superseded_by: memory.superseded_by,
     };
   }
 
@@ -83,13 +116,59 @@ export class MemoryRows {
       source: row.source,
       created_at: row.created_at,
       updated_at: row.updated_at,
-      ...NO_TIME_BOUNDS,
+      expires_at: row.expires_at,
+      valid_from: row.valid_from,
+      valid_to: row.valid_to,
+      superseded_by: row.superseded_by,
+    };
+  }
+
+  /** An earlier version's row: a credentials version's content encrypted, bound to its memory and its own id. */
+  toVersionRow(mindId: string, memory: Memory, versionId: string, replacedAt: string): VersionRow {
+    const secret = memory.category === 'credentials';
+    return {
+      id: versionId,
+      memory_id: memory.id,
+      mind_id: mindId,
+      category: memory.category,
+      key: memory.key,
+      content: secret ? '' : memory.content,
+      content_encrypted: secret ? this.cipher.encrypt(memory.content, versionBinding(mindId, memory.id, versionId)) : null,
+      tags: JSON.stringify(memory.tags),
+      source: memory.source,
+      expires_at: memory.expires_at,
+      valid_from: memory.valid_from,
+      valid_to: memory.valid_to,
+      at: memory.updated_at,
+      replaced_at: replacedAt,
+    };
+  }
+
+  toVersion(row: VersionRow): MemoryVersion {
+    return {
+      content:
+        row.content_encrypted === null
+          ? row.content
+          : this.decryptBound(row.content_encrypted, versionBinding(row.mind_id, row.memory_id, row.id)),
+      category: row.category,
+      key: row.key,
+      tags: JSON.parse(row.tags) as string[],
+      source: row.source,
+      expires_at: row.expires_at,
+      valid_from: row.valid_from,
+      valid_to: row.valid_to,
+      at: row.at,
+      replaced_at: row.replaced_at,
     };
   }
 
   private decrypt(stored: string, mindId: string, memoryId: string): string {
+    return this.decryptBound(stored, cipherBinding(mindId, memoryId));
+  }
+
+  private decryptBound(stored: string, binding: string): string {
     try {
-      return this.cipher.decrypt(stored, cipherBinding(mindId, memoryId));
+      return this.cipher.decrypt(stored, binding);
     } catch (err) {
       if (!(err instanceof UnreadableCiphertext)) throw err;
       // Only a changed MIND_ENCRYPTION_KEY (or a damaged row) gets here; say so without details.

@@ -1,4 +1,4 @@
-import type { EventName, Memory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
+import type { EventName, Memory, MemoryHistory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -6,8 +6,10 @@ import { type BatchedWork, WriteBatcher } from '../db/write-batch.js';
 import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
 import type { Meaning } from '../meaning/service.js';
+import { historyPage } from './history.js';
 import { NO_TIME_BOUNDS } from './rows.js';
 import type { MemoriesStore } from './store.js';
+import { expired, normalisedTimes, supersedeRefusal, type TimeFields, withTimes } from './time-rules.js';
 
 export const REDACTED = '[redacted]';
 
@@ -63,63 +65,88 @@ export class MemoriesService {
   }
 
   private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody) {
-    const existing = body.key === undefined ? undefined : await this.store.findByKey(trx, mindId, body.category, body.key);
+    const now = this.now();
+    const times = normalisedTimes(body);
+    const existing = body.key === undefined ? undefined : await this.keyHolder(trx, mindId, body.category, body.key, now);
     if (existing) {
-      const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source });
+      if (body.supersedes !== undefined) throw this.keyTaken(body.category, body.key ?? '');
+      const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source, ...times });
       return { created: false, memory };
     }
-    const now = this.now();
-    const memory: Memory = {
-      id: newId(),
-      category: body.category,
-      key: body.key ?? null,
-      content: body.content,
-      tags: uniqueTags(body.tags ?? []),
-      verified: false,
-      verified_at: null,
-      source: body.source ?? null,
-      created_at: now,
-      updated_at: now,
-      ...NO_TIME_BOUNDS,
-    };
+    // A successor holds from when it replaced the old memory, unless told otherwise: as_of then answers one of them.
+    if (body.supersedes !== undefined && times.valid_from == null) times.valid_from = now;
+    const memory: Memory = withTimes(
+      {
+        id: newId(),
+        category: body.category,
+        key: body.key ?? null,
+        content: body.content,
+        tags: uniqueTags(body.tags ?? []),
+        verified: false,
+        verified_at: null,
+        source: body.source ?? null,
+        created_at: now,
+        updated_at: now,
+        ...NO_TIME_BOUNDS,
+      },
+      times,
+    );
     const insert = this.store.insertParts(trx, mindId, memory);
     if (insert) await this.ctx.events.record(trx, mindId, 'memory.created', eventData(memory), insert);
     else {
       await this.store.insert(trx, mindId, memory);
       await this.record(trx, mindId, 'memory.created', memory);
     }
+    if (body.supersedes !== undefined) await this.supersede(trx, mindId, body.supersedes, memory.id, now);
     return { created: true, memory };
   }
 
+  /** The old memory ends now and points to its successor, in the successor's transaction; refused, nothing is written. */
+  private async supersede(trx: Trx, mindId: string, oldId: string, newId: string, now: string) {
+    const old = await this.store.supersede(trx, mindId, oldId, newId, now);
+    if (!old) throw await supersedeRefusal(trx, mindId, oldId, now);
+    await this.record(trx, mindId, 'memory.updated', old);
+  }
+
+  /**
+   * The memory holding a key; one that expired (not yet purged) goes now, with its event, so the key
+   * is free: it was gone for the API already.
+   */
+  private async keyHolder(trx: Trx, mindId: string, category: Memory['category'], key: string, now: string) {
+    const holder = await this.store.findByKey(trx, mindId, category, key);
+    if (!holder || !expired(holder, now)) return holder;
+    await this.store.delete(trx, mindId, holder.id);
+    await this.record(trx, mindId, 'memory.expired', holder);
+    return undefined;
+  }
+
   async get(mindId: string, id: string): Promise<Memory> {
-    const memory = await this.store.find(this.ctx.db, mindId, id);
+    const memory = await this.store.find(this.ctx.db, mindId, id, this.now());
     if (!memory) throw ApiError.notFound('Memory');
     return memory;
   }
 
-  /** Until versions are kept: the memory as it stands, alone in its chain. */
-  async history(mindId: string, id: string) {
-    const m = await this.get(mindId, id);
-    const { content, category, key, tags, source, expires_at, valid_from, valid_to, superseded_by, created_at } = m;
-    return {
-      versions: [{ content, category, key, tags, source, expires_at, valid_from, valid_to, at: m.updated_at, replaced_at: null }],
-      chain: [{ id, category, key, content, valid_from, valid_to, superseded_by, created_at }],
-      next_cursor: null,
-    };
+  /** GET /memory/:id/history: a page of its versions and its chain (history.ts). */
+  async history(mindId: string, id: string, query: { limit?: number; cursor?: string }): Promise<MemoryHistory> {
+    const now = this.now();
+    const memory = await this.store.find(this.ctx.db, mindId, id, now);
+    if (!memory) throw ApiError.notFound('Memory');
+    return historyPage(this.ctx.db, this.store.history, { ...memory, mindId }, query, now, this.ctx.config.pageMaxBytes);
   }
 
   async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
     try {
       return await this.write(async (trx) => {
-        const existing = await this.store.find(trx, mindId, id);
+        const now = this.now();
+        const existing = await this.store.find(trx, mindId, id, now);
         if (!existing) throw ApiError.notFound('Memory');
         const category = body.category ?? existing.category;
         const key = body.key === undefined ? existing.key : body.key;
         if (key !== null && (category !== existing.category || key !== existing.key)) {
-          const holder = await this.store.findByKey(trx, mindId, category, key);
+          const holder = await this.keyHolder(trx, mindId, category, key, now);
           if (holder && holder.id !== id) throw this.keyTaken(category, key);
         }
-        return this.apply(trx, mindId, existing, { ...body, category, key });
+        return this.apply(trx, mindId, existing, { ...body, ...normalisedTimes(body), category, key });
       });
     } catch (err) {
       if (isUniqueViolation(err)) throw this.keyTaken(body.category ?? 'this category', body.key ?? '');
@@ -139,17 +166,23 @@ export class MemoriesService {
     trx: Trx,
     mindId: string,
     existing: Memory,
-    changes: Partial<Memory> & { key?: string | null; source?: string | null },
+    changes: Partial<Omit<Memory, keyof TimeFields>> & { key?: string | null; source?: string | null } & TimeFields,
   ) {
-    const next: Memory = {
-      ...existing,
-      category: changes.category ?? existing.category,
-      key: changes.key === undefined ? existing.key : changes.key,
-      content: changes.content ?? existing.content,
-      tags: changes.tags === undefined ? existing.tags : uniqueTags(changes.tags),
-      source: changes.source === undefined ? existing.source : changes.source,
-    };
+    const next: Memory = withTimes(
+      {
+        ...existing,
+        category: changes.category ?? existing.category,
+        key: changes.key === undefined ? existing.key : changes.key,
+        content: changes.content ?? existing.content,
+        tags: changes.tags === undefined ? existing.tags : uniqueTags(changes.tags),
+        source: changes.source === undefined ? existing.source : changes.source,
+      },
+      changes,
+    );
     const unchanged =
+      next.expires_at === existing.expires_at &&
+      next.valid_from === existing.valid_from &&
+      next.valid_to === existing.valid_to &&
       next.category === existing.category &&
       next.key === existing.key &&
       next.content === existing.content &&
@@ -161,6 +194,7 @@ export class MemoriesService {
       next.verified_at = null;
     }
     next.updated_at = this.now();
+    await this.store.history.keep(trx, mindId, existing, next.updated_at);
     await this.store.update(trx, mindId, next);
     await this.record(trx, mindId, 'memory.updated', next);
     return next;
@@ -168,7 +202,7 @@ export class MemoriesService {
 
   async delete(mindId: string, id: string): Promise<void> {
     await this.write(async (trx) => {
-      const existing = await this.store.find(trx, mindId, id);
+      const existing = await this.store.find(trx, mindId, id, this.now());
       if (!existing) throw ApiError.notFound('Memory');
       await this.store.delete(trx, mindId, id);
       await this.record(trx, mindId, 'memory.deleted', existing);
@@ -176,7 +210,7 @@ export class MemoriesService {
   }
 
   async stats(mindId: string) {
-    const { byCategory, verified, lastActivity } = await this.store.stats(this.ctx.db, mindId);
+    const { byCategory, verified, lastActivity } = await this.store.stats(this.ctx.db, mindId, this.now());
     const total = Object.values(byCategory).reduce((a, b) => a + b, 0);
     const pending = this.meaning.enabled ? await this.meaning.pending(mindId) : 0;
     return { mind_id: mindId, total, by_category: byCategory, verified, last_activity: lastActivity, pending_embeddings: pending };
@@ -192,7 +226,7 @@ export class MemoriesService {
     }
     return this.write(async (trx) => {
       const found = await this.store.findWithOwner(trx, id);
-      if (!found || found.userId !== caller.userId) throw ApiError.notFound('Memory');
+      if (!found || found.userId !== caller.userId || expired(found.memory, this.now())) throw ApiError.notFound('Memory');
       const { memory, mindId } = found;
       if (memory.verified === verified) return memory;
       const next: Memory = { ...memory, verified, verified_at: verified ? this.now() : null };

@@ -1,12 +1,13 @@
 import type { Memory, MemoryCategory } from '@mindservice/contract';
 import type { Knex } from 'knex';
-import { type Conn, dialectOf } from '../db/database.js';
+import { type Conn, dialectOf, runSql } from '../db/database.js';
 import type { ChangeParts } from '../events/recorder.js';
 import { MIND_NOT_DELETED } from '../minds/deletions.js';
 import type { Cipher } from '../lib/cipher.js';
+import { MemoryHistoryStore } from './history-store.js';
 import { keywordIndexOf } from './keyword-index-choice.js';
 import { recallPage } from './recall-page.js';
-import { filterConditions, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
+import { filterConditions, holdsAt, notExpired, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
 import { COLUMNS, MemoryRows, type MemoryRow, prefixed, type ReadRow, SQLITE_COLUMNS, tagRows } from './rows.js';
 
 /**
@@ -15,9 +16,12 @@ import { COLUMNS, MemoryRows, type MemoryRow, prefixed, type ReadRow, SQLITE_COL
  */
 export class MemoriesStore {
   private readonly rows: MemoryRows;
+  /** Earlier versions and supersede chains (history-store.ts). */
+  readonly history: MemoryHistoryStore;
 
   constructor(cipher: Cipher) {
     this.rows = new MemoryRows(cipher);
+    this.history = new MemoryHistoryStore(this.rows);
   }
 
   /** The row as written, with the keyword index's columns where the row carries them. */
@@ -60,11 +64,31 @@ export class MemoriesStore {
     return true;
   }
 
-  /** The memory if it belongs to the mind; another mind's memory is as absent as a missing one. */
-  async find(conn: Conn, mindId: string, id: string): Promise<Memory | undefined> {
-    const row = await conn<MemoryRow>('memories')
+  /**
+   * The memory if it belongs to the mind and has not expired by `now` (without: expired or not);
+   * another mind's memory is as absent as a missing one.
+   */
+  async find(conn: Conn, mindId: string, id: string, now?: string): Promise<Memory | undefined> {
+    const params: Knex.RawBinding[] = [];
+    const row = await conn<MemoryRow>('memories as m')
       .where({ id, mind_id: mindId })
+      .whereRaw(now === undefined ? '1 = 1' : notExpired('m', now, params), params)
       .first(...COLUMNS);
+    return row && this.rows.toMemory(row);
+  }
+
+  /**
+   * `supersedes`: the mind's memory `oldId` gets superseded_by `newId` and valid_to `now` (unless it
+   * ended earlier), in one statement that also tells whether it could. Answers it as it is now, or
+   * undefined when it is not the mind's, has expired or was superseded already.
+   */
+  async supersede(conn: Conn, mindId: string, oldId: string, newId: string, now: string): Promise<Memory | undefined> {
+    const [row] = await runSql<ReadRow>(
+      conn,
+      `UPDATE memories SET valid_to = CASE WHEN valid_to IS NOT NULL AND valid_to <= ? THEN valid_to ELSE ? END, superseded_by = ?
+       WHERE id = ? AND mind_id = ? AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) RETURNING ${COLUMNS.map((c) => `"${c}"`).join(', ')}`,
+      [now, now, newId, oldId, mindId, now],
+    );
     return row && this.rows.toMemory(row);
   }
 
@@ -131,17 +155,22 @@ export class MemoriesStore {
     return hits;
   }
 
-  async stats(conn: Conn, mindId: string) {
-    const byCategory = (await conn('memories')
+  /** What recall lists by default: not expired, holding `now`. */
+  async stats(conn: Conn, mindId: string, now: string) {
+    const params: Knex.RawBinding[] = [];
+    const current = [notExpired('m', now, params), holdsAt('m', now, params)].join(' AND ');
+    const byCategory = (await conn('memories as m')
       .where({ mind_id: mindId })
+      .whereRaw(current, params)
       .groupBy('category')
       .select('category')
       .count({ n: '*' })) as Array<{
       category: string;
       n: number | string;
     }>;
-    const summary = (await conn('memories')
+    const summary = (await conn('memories as m')
       .where({ mind_id: mindId })
+      .whereRaw(current, params)
       .first(conn.raw('SUM(CASE WHEN verified THEN 1 ELSE 0 END) AS verified'), conn.raw('MAX(updated_at) AS last_activity'))) as {
       verified: number | string | null;
       last_activity: string | null;

@@ -32,6 +32,10 @@ const CHUNKS: Array<{ table: string; sql: string }> = [
     table: 'memory_tags',
     sql: 'DELETE FROM memory_tags WHERE (memory_id, tag) IN (SELECT memory_id, tag FROM memory_tags WHERE mind_id = ? LIMIT ?)',
   },
+  {
+    table: 'memory_versions',
+    sql: 'DELETE FROM memory_versions WHERE id IN (SELECT id FROM memory_versions WHERE mind_id = ? LIMIT ?)',
+  },
   { table: 'memories', sql: 'DELETE FROM memories WHERE id IN (SELECT id FROM memories WHERE mind_id = ? LIMIT ?)' },
   { table: 'chat_messages', sql: 'DELETE FROM chat_messages WHERE id IN (SELECT id FROM chat_messages WHERE mind_id = ? LIMIT ?)' },
   { table: 'tasks', sql: 'DELETE FROM tasks WHERE id IN (SELECT id FROM tasks WHERE mind_id = ? LIMIT ?)' },

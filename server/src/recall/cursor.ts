@@ -30,6 +30,8 @@ export function searchFingerprint(filter: RecallFilter): string {
     [...filter.tags].sort(),
     filter.verified ?? null,
     filter.since ?? null,
+    // Only when asked, so a cursor of a search without them reads as it always did.
+    ...(filter.asOf !== undefined || filter.includePast ? [filter.asOf ?? null, filter.includePast ?? false] : []),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

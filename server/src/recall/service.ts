@@ -46,6 +46,8 @@ export class RecallService {
   /** `signal` aborts when the caller went away: its questions to the embedder are then dropped. */
   async recall(asker: Asker, input: RecallInput, signal?: AbortSignal): Promise<RecallPage> {
     const { mindId } = asker;
+    const now = this.ctx.clock.now().toISOString();
+    const asOf = input.as_of === undefined ? undefined : new Date(input.as_of).toISOString();
     const filter: RecallFilter = {
       words: [...new Set(searchWords(input.q ?? ''))],
       category: input.category,
@@ -53,6 +55,11 @@ export class RecallService {
       tags: input.tags === undefined ? [] : uniqueTags(Array.isArray(input.tags) ? input.tags : [input.tags]),
       verified: input.verified,
       since: input.since === undefined ? undefined : new Date(input.since).toISOString(),
+      notExpiredAt: now,
+      // What holds now, unless asked what held then or everything.
+      holdsAt: input.include_past ? undefined : (asOf ?? now),
+      asOf: input.include_past ? undefined : asOf,
+      includePast: input.include_past ?? false,
     };
     if (input.q?.trim() && filter.words.length === 0) {
       throw ApiError.invalidField('query.q', 'has no letters or digits to search for (leave it out to list the newest memories)');
