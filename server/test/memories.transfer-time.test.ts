@@ -175,7 +175,8 @@ describe('memories over time: mind export and import', () => {
       scripts: [],
       webhooks: [],
     });
-    await target.importDoc(doc([newest, ...fillers, replaced])).expect(200);
+    // In the document the link points forward, to a memory of a later piece of the import's writes.
+    await target.importDoc(doc([replaced, ...fillers, newest])).expect(200);
     const before = await target.exportDoc();
     const link = before.memories.find((item) => item.content === 'Older fact')?.superseded_by;
     assert.equal(link, before.memories.find((item) => item.content === 'Newest fact')?.id);
