@@ -3,7 +3,7 @@ import { REDACTED } from '../memories/service.js';
 import { inChunks } from './chunks.js';
 import type { ImportedMemory } from './document.js';
 import { ImportIds } from './ids.js';
-import type { ImportPlan, MindLookup } from './plan.js';
+import { fetchAll, type ImportPlan, type MindLookup } from './import-plan.js';
 
 const sameMemory = (a: Memory, b: Memory) =>
   (['category', 'key', 'content', 'source', 'expires_at', 'valid_from', 'valid_to', 'superseded_by'] as const).every(
@@ -15,17 +15,6 @@ const expired = (item: ImportedMemory, now: string) => typeof item.expires_at ==
 
 /** A field the document carries, or (an older export without it) the row's own. */
 const given = <T>(value: T | undefined, old: T | undefined | null): T | null => (value === undefined ? (old ?? null) : value);
-
-/** Fetches the rows matched in one piece, one after another. */
-async function fetchAll(ids: Array<string | null | undefined>, lookup: MindLookup): Promise<Map<string, Memory>> {
-  const found = new Map<string, Memory>();
-  for (const id of ids) {
-    if (id === undefined || id === null) continue;
-    const row = await lookup.memory(id);
-    if (row !== undefined) found.set(id, row);
-  }
-  return found;
-}
 
 /**
  * Plans the memories of an import (plan.ts has the rules of matching), in two passes: the first
@@ -60,7 +49,7 @@ export async function planMemories(
       if (id !== undefined) ids.claim(id);
       return id;
     });
-    const existing = await fetchAll(matched, lookup);
+    const existing = await fetchAll(matched, (id) => lookup.memory(id));
     for (const [i, item] of chunk.entries()) {
       const matchedId = matched[i];
       if (matchedId === null || expired(item, now)) {

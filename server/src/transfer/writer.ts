@@ -7,7 +7,7 @@ import { lockMind } from '../minds/store.js';
 import { insertScript, listScripts, updateScript } from '../mind-scripts/store.js';
 import { insertImportedTask, listTasksForExport, updateTask } from '../tasks/store.js';
 import { CHUNK_SIZE, yieldToOthers } from './chunks.js';
-import { type Counts, type ImportPlan, type Update, zeroCounts } from './plan.js';
+import { type Counts, type ImportPlan, type Update, zeroCounts } from './import-plan.js';
 import { deleteRowsByIds, deleteRowsOfMind, type TransferTable } from './store.js';
 
 /** One piece of an import's writes, and how to take it back; a step that `deletes` answers how many rows it deleted. */
