@@ -3,19 +3,15 @@
 // (oldest first, the current last) and the chain of memories that replaced one another.
 // Needs Debian's `chromium` (driven by puppeteer-core); skipped without it, except in CI.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { MindClient } from '@mindservice/sdk';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { useService } from '../../server/test/harness.js';
+import { ARTIFACTS, launchPage, skip } from './chromium.js';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
-const skip = CHROMIUM || process.env.CI ? false : 'needs Chromium (apt-get install chromium); CI runs it';
-const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR ?? fileURLToPath(new URL('./artifacts/', import.meta.url));
 const PASSWORD = 'correct horse battery';
 
 interface PageNode {
@@ -46,20 +42,10 @@ describe('the memories tab over time in Chromium', { skip, timeout: 120_000 }, (
     page.evaluate((n) => document.querySelector(`[aria-label="Times of ${n}"]`)?.textContent?.replace(/\s+/g, ' ') ?? '', name);
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     server = createServer(svc.app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on('pageerror', (err) => jsErrors.push(`pageerror: ${err instanceof Error ? err.message : String(err)}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) jsErrors.push(`console: ${message.text()}`);
-    });
+    ({ browser, page } = await launchPage(jsErrors));
   });
   after(async () => {
     await browser?.close();
