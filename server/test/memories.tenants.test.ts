@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { keywordIndexMigrations } from '../src/memories/keyword-index-migrations.js';
+import { timeMigrations } from '../src/memories/time-migrations.js';
 import { type TestService, useService } from './harness.js';
 import { eventually } from './webhooks/receiver.js';
 
@@ -157,7 +158,11 @@ describe('tenants apart in search', () => {
       return all;
     };
     const before = [await keyword(a), await keyword(b)];
-    await svc.ctx.db.transaction((trx) => keywordIndexMigrations[0]!.up(trx, svc.ctx.dialect));
+    await svc.ctx.db.transaction(async (trx) => {
+      await keywordIndexMigrations[0]!.up(trx, svc.ctx.dialect);
+      // The ranking copy as it is made, and then given the time bounds.
+      await timeMigrations[1]!.up(trx, svc.ctx.dialect);
+    });
     assert.deepEqual([await keyword(a), await keyword(b)], before);
   });
 });

@@ -733,6 +733,18 @@ async function fillCommands({ svc, owner }: Lister): Promise<string[]> {
   return ids.reverse(); // the list is newest first
 }
 
+let historyMemory = '';
+/** A supersede chain of seven large memories; the history of the fourth lists them all. */
+async function fillHistory({ svc, owner }: Lister): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) {
+    const body = { category: 'fact', content: big(`link ${i}`), ...(i > 0 ? { supersedes: ids[i - 1] } : {}) };
+    ids.push((await svc.http.post('/memory').set(owner.auth).send(body).expect(201)).body.id);
+  }
+  historyMemory = ids[3]!;
+  return ids;
+}
+
 let deliveryHook = '';
 async function fillDeliveries({ svc, owner }: Lister): Promise<string[]> {
   const url = `${receiver.url}/pages-${randomBytes(3).toString('hex')}`;
@@ -793,6 +805,12 @@ const LISTS: Record<string, ListSpec> = {
   'memories.updateMemory': { bounded: TAGS },
   'memories.verifyMemory': { bounded: TAGS },
   'memories.unverifyMemory': { bounded: TAGS },
+  'memories.memoryHistory': {
+    fill: fillHistory,
+    request: ({ owner }) => ({ path: `/memory/${historyMemory}/history`, auth: owner.auth }),
+    items: 'chain',
+    next: { field: 'next_cursor', param: 'cursor' },
+  },
   'memories.recallMemories': {
     fill: fillMemories,
     request: ({ owner }) => ({ path: '/memory/recall', query: { q: 'alpha', mode: 'keyword', limit: '100' }, auth: owner.auth }),

@@ -12,7 +12,8 @@ export const timeMigrations: Migration[] = [
       for (const column of ['expires_at', 'valid_from', 'valid_to']) await db.raw(`ALTER TABLE memories ADD COLUMN ${column} VARCHAR(30)`);
       // A successor deleted (by hand or by expiry) leaves its predecessor current again, not pointing nowhere.
       await db.raw('ALTER TABLE memories ADD COLUMN superseded_by VARCHAR(36) REFERENCES memories(id) ON DELETE SET NULL');
-      await db.raw('CREATE INDEX memories_superseded_by ON memories (superseded_by) WHERE superseded_by IS NOT NULL');
+      // Not partial: deleting a memory looks up its predecessor by it (the foreign key's action).
+      await db.raw('CREATE INDEX memories_superseded_by ON memories (superseded_by)');
       // The expiry purge walks only the memories that expire.
       await db.raw('CREATE INDEX memories_expiry ON memories (expires_at) WHERE expires_at IS NOT NULL');
       await db.schema.createTable('memory_versions', (t) => {
@@ -53,6 +54,11 @@ export const timeMigrations: Migration[] = [
       for (const column of ['expires_at', 'valid_from', 'valid_to']) {
         await db.raw(`ALTER TABLE memories_rank ADD COLUMN ${column} VARCHAR(30)`);
       }
+      // The copies of what the rows hold (none on a database migrated from before 0700; some when the
+      // ranking copy was rebuilt by 0530 again).
+      await db.raw(`UPDATE memories_rank SET (expires_at, valid_from, valid_to) =
+        (SELECT m.expires_at, m.valid_from, m.valid_to FROM memories m WHERE m.seq = memories_rank.seq)`);
+      await db.raw('DROP TRIGGER IF EXISTS memories_rank_time');
       await db.raw(`CREATE TRIGGER memories_rank_time AFTER UPDATE OF expires_at, valid_from, valid_to ON memories BEGIN
         UPDATE memories_rank SET expires_at = new.expires_at, valid_from = new.valid_from, valid_to = new.valid_to WHERE seq = new.seq;
       END`);
