@@ -10,21 +10,17 @@
 // except in CI (`CI` set), where .ci/run installs it.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { AgentClient, MindClient } from '@mindservice/sdk';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { useService } from '../../server/test/harness.js';
+import { ARTIFACTS, launchPage, skip } from './chromium.js';
 import { gridPng } from './png.js';
 
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => path && existsSync(path));
-const skip = CHROMIUM || process.env.CI ? false : 'needs Chromium (apt-get install chromium); CI runs it';
-const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR ?? fileURLToPath(new URL('./artifacts/', import.meta.url));
 /** The simulated computer's screen; the console shows it narrower (its page is at most 1200 px wide). */
 const SCREEN = { width: 1600, height: 1000 };
 const PASSWORD = 'correct horse battery';
@@ -96,7 +92,6 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
   };
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     server = createServer(svc.app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -111,18 +106,7 @@ describe('the console in Chromium', { skip, timeout: 180_000 }, () => {
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM ?? '/usr/bin/chromium',
-      // Root in a container has no user namespace for Chromium's sandbox; nothing reaches out to the network.
-      args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-    page = await browser.newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    page.on('pageerror', (err) => jsErrors.push(`pageerror: ${err instanceof Error ? err.message : String(err)}`));
-    page.on('console', (message) => {
-      // A refused request (the wrong password's 401) is logged by Chromium as a network message, not a JavaScript error.
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) jsErrors.push(`console: ${message.text()}`);
-    });
+    ({ browser, page } = await launchPage(jsErrors));
   });
   after(async () => {
     stopAgent.abort();

@@ -1,4 +1,16 @@
-import { bodyErrors, c, errors, Id, IsoDateOrDateTime, LARGE_BODY_LIMIT, meta, NonBlank, QueryBoolean, Timestamp } from './common.js';
+import {
+  bodyErrors,
+  c,
+  errors,
+  Id,
+  IsoDateOrDateTime,
+  IsoDateTime,
+  LARGE_BODY_LIMIT,
+  meta,
+  NonBlank,
+  QueryBoolean,
+  Timestamp,
+} from './common.js';
 import { ChatMessage, ChatRole } from './chat.js';
 import { Memory, MemoryCategory, Tags } from './memories.js';
 import { SCRIPT_CONTENT, SCRIPT_DESCRIPTION, Script } from './scripts.js';
@@ -31,7 +43,10 @@ export const MindExport = z
       )
       .max(IMPORT_LIMITS.webhooks),
   })
-  .openapi('MindExport', { description: 'The whole mind as one versioned document. Webhook secrets are never exported.' });
+  .openapi('MindExport', {
+    description:
+      "The whole mind as one versioned document. Webhook secrets are never exported, nor expired memories; `superseded_by` names the replacing memory's id in the document. A memory's earlier versions stay on the server.",
+  });
 export type MindExport = z.infer<typeof MindExport>;
 
 const ImportId = z.string().uuid().openapi({ description: 'A UUID, unique among the items of its kind in the document.' });
@@ -61,10 +76,21 @@ export const MindImport = z
           source: z.string().max(200).nullish(),
           created_at: ImportTime,
           updated_at: ImportTime,
+          expires_at: IsoDateTime.nullish(),
+          valid_from: IsoDateTime.nullish(),
+          valid_to: IsoDateTime.nullish(),
+          superseded_by: z
+            .string()
+            .uuid()
+            .nullish()
+            .openapi({ description: "The id, in this document, of the memory that replaced it (becomes that memory's new id)." }),
         }),
       )
       .max(IMPORT_LIMITS.memories)
-      .openapi({ description: 'Ids unique; a category and key at most once. `verified` is not imported (a human verifies).' }),
+      .openapi({
+        description:
+          'Ids unique; a category and key at most once. `verified` is not imported (a human verifies). An item already expired is skipped; an item without the time fields (an older export) leaves those of the row it updates as they are.',
+      }),
     tasks: z
       .array(
         z.object({

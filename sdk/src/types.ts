@@ -35,6 +35,10 @@ export interface RecallResult extends Omit<Out<typeof C.RecallResult>, 'memories
   memories: RecallHit[];
 }
 export interface MemoryStats extends Out<typeof C.MemoryStats> {}
+/** The memory as it stood between `at` and `replaced_at` (`memories.history`). */
+export interface MemoryVersion extends Out<typeof C.MemoryVersion> {}
+/** A memory of a supersede chain (`memories.chain`). */
+export interface MemoryChainLink extends Out<typeof C.MemoryChainLink> {}
 export interface MindExport extends Out<typeof C.MindExport> {}
 export interface ImportResult extends Out<typeof C.ImportResult> {}
 export interface ChatMessage extends Out<typeof C.ChatMessage> {}
@@ -87,9 +91,13 @@ export interface ListTasksParams {
 }
 export interface StoreMemoryParams extends In<typeof C.StoreMemoryBody> {}
 export interface UpdateMemoryParams extends In<typeof C.UpdateMemoryBody> {}
-/** Recall filters; `verified` as a boolean, `tags` as one tag or several (all required); `limit` per page (1..100, default 20). */
-export interface RecallParams extends Omit<In<typeof C.RecallQuery>, 'verified' | 'wait_ms' | 'min_score'> {
+/**
+ * Recall filters; `verified` as a boolean, `tags` as one tag or several (all required); `limit` per page (1..100, default 20).
+ * Recall answers what holds now: `as_of` (a date-time) what held then, `include_past: true` every memory not expired.
+ */
+export interface RecallParams extends Omit<In<typeof C.RecallQuery>, 'verified' | 'include_past' | 'wait_ms' | 'min_score'> {
   verified?: boolean | undefined;
+  include_past?: boolean | undefined;
   /**
    * Read-your-writes, 0..2000 ms (default 0): in modes `hybrid` and `semantic` (with `q`), the service
    * first waits until none of the mind's memories waits to be embedded, at most this long, so a memory
@@ -102,6 +110,11 @@ export interface RecallParams extends Omit<In<typeof C.RecallQuery>, 'verified' 
    * (without it every score is 0): a `min_score` above 0 without `q` is a 400.
    */
   min_score?: number | undefined;
+}
+/** `limit`: versions (or chain links) per page (1..100, default 20); `cursor`: where to start. */
+export interface MemoryHistoryParams {
+  limit?: number | undefined;
+  cursor?: string | undefined;
 }
 export interface ExportMindParams {
   mind_id?: string | undefined;

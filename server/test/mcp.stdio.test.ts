@@ -108,7 +108,7 @@ describe('mind-mcp: the tools over stdio, bridged to /mcp', () => {
         try {
           assert.match(client.version() ?? '', version);
           const { tools } = await client.listTools();
-          assert.equal(tools.length, 24);
+          assert.equal(tools.length, 25);
           assert.deepEqual(tools, (await overHttp.listTools()).tools);
 
           const stored = await client.callTool({
@@ -260,7 +260,7 @@ describe('mind-mcp: the tools over stdio, bridged to /mcp', () => {
       assert.equal(answers.length, 3);
       const byId = new Map(answers.map((a) => [a.id, a]));
       assert.equal(byId.get(1)?.result?.serverInfo?.name, 'mind-service');
-      assert.equal(byId.get(2)?.result?.tools?.length, 24);
+      assert.equal(byId.get(2)?.result?.tools?.length, 25);
       assert.equal(byId.get(null)?.error?.code, -32700);
       assert.doesNotMatch(stderr, new RegExp(mindKey));
     });

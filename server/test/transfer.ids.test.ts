@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { useService } from './harness.js';
+import { explodingChat } from './transfer/failure.js';
 
 type Item = Record<string, unknown> & { id: string };
 type Doc = Record<string, unknown> & { memories: Item[]; tasks: Item[]; chat: Item[]; scripts: Item[]; webhooks: unknown[] };
@@ -59,22 +60,6 @@ describe('transfer: ids and all-or-nothing', () => {
     assert.deepEqual(own.body.created, { memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 0 });
   });
 
-  /** Makes inserting a chat message with the content "explode" fail in the database (a failure midway through an import's writes). */
-  async function explodingChat() {
-    const { db } = svc.ctx;
-    if (svc.ctx.dialect.name === 'postgres') {
-      await db.raw(
-        `CREATE OR REPLACE FUNCTION explode() RETURNS trigger AS $$ BEGIN IF NEW.content = 'explode' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
-      );
-      await db.raw('CREATE TRIGGER explode BEFORE INSERT ON chat_messages FOR EACH ROW EXECUTE FUNCTION explode()');
-      return () => db.raw('DROP TRIGGER explode ON chat_messages');
-    }
-    await db.raw(
-      `CREATE TRIGGER explode BEFORE INSERT ON chat_messages WHEN NEW.content = 'explode' BEGIN SELECT RAISE(ABORT, 'boom'); END`,
-    );
-    return () => db.raw('DROP TRIGGER explode');
-  }
-
   test('an import that fails midway through its writes leaves the mind as it was (merge and replace)', async () => {
     const m = await mindWithOneOfEach();
     const before = await m.exportDoc();
@@ -101,7 +86,7 @@ describe('transfer: ids and all-or-nothing', () => {
       ],
       scripts: [{ ...before.scripts[0]!, content: 'print(2)' }],
     };
-    const restore = await explodingChat();
+    const restore = await explodingChat(svc);
     try {
       for (const mode of ['merge', 'replace']) {
         const res = await m.importDoc(doc, { mode });

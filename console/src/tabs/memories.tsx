@@ -1,8 +1,9 @@
-// Memories: recall (the API's `q` and `mode`), a category filter, the list with Verify / Unverify (the
-// JWT's privilege), edit and delete, a new memory, and the stats with pending embeddings.
+// Memories: recall (the API's `q` and `mode`), a category filter, what holds now or also what held
+// before, the list (memory-item.tsx), a new memory, and the stats with pending embeddings.
 import type { Memory, MemoryCategory, MemoryStats, Page, RecallHit } from '@mindservice/sdk/browser';
 import { useEffect, useState } from 'preact/hooks';
 import { Field, Section, Select, Status, useCall, useMind, when } from '../ui.js';
+import { MemoryItem, tagsOf } from './memory-item.js';
 
 const CATEGORIES: MemoryCategory[] = ['identity', 'preference', 'fact', 'project', 'skill', 'mistake', 'context', 'note', 'credentials'];
 const MODES = [
@@ -10,22 +11,14 @@ const MODES = [
   ['keyword', 'Keyword'],
   ['semantic', 'Meaning'],
 ] as Array<[string, string]>;
-const tagsOf = (text: string) =>
-  text
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean);
-/** A memory without a key is headed by the start of its content, on one line. */
-const startOf = (content: string) => {
-  const line = content.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-};
 
 export function MemoriesTab() {
   const { client } = useMind();
   const [q, setQ] = useState('');
   const [mode, setMode] = useState('hybrid');
   const [category, setCategory] = useState('');
+  /** Also the memories that held before (superseded or past their validity); expired ones never come back. */
+  const [past, setPast] = useState(false);
   const [hits, setHits] = useState<RecallHit[]>();
   /** Whether the hits shown answer words (they have scores) or list the newest. */
   const [ranked, setRanked] = useState(false);
@@ -40,6 +33,7 @@ export function MemoriesTab() {
       const page = await client.memories.recall({
         ...(q.trim() ? { q, mode: mode as 'hybrid' | 'keyword' | 'semantic' } : {}),
         ...(category ? { category: category as MemoryCategory } : {}),
+        ...(past ? { include_past: true } : {}),
         limit: 50,
       });
       setHits(page.data);
@@ -88,6 +82,10 @@ export function MemoriesTab() {
             options={[['', 'Every category'], ...CATEGORIES.map((c): [string, string] => [c, c])]}
             onChange={setCategory}
           />
+          <label class="check">
+            <input type="checkbox" checked={past} onChange={(e) => setPast(e.currentTarget.checked)} />
+            Include past memories
+          </label>
           <button type="submit" class="primary">
             Search
           </button>
@@ -145,6 +143,8 @@ function NewMemory({ onStored }: { onStored(): void }) {
   const [key, setKey] = useState('');
   const [content, setContent] = useState('');
   const [tags, setTags] = useState('');
+  /** A local date and time (the browser's datetime-local), sent as the instant it names. */
+  const [expires, setExpires] = useState('');
   const { busy, error, run } = useCall();
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -155,12 +155,14 @@ function NewMemory({ onStored }: { onStored(): void }) {
         tags: tagsOf(tags),
         source: 'console',
         ...(key ? { key } : {}),
+        ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
       }),
     );
     if (stored) {
       setKey('');
       setContent('');
       setTags('');
+      setExpires('');
       onStored();
     }
   };
@@ -180,119 +182,18 @@ function NewMemory({ onStored }: { onStored(): void }) {
           <textarea required value={content} onInput={(e) => setContent(e.currentTarget.value)} />
         </label>
         <Field label="Tags (comma-separated)" value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
+        <Field
+          label="Expires (optional)"
+          type="datetime-local"
+          value={expires}
+          onInput={(e) => setExpires(e.currentTarget.value)}
+          hint="Gone from the mind at this time."
+        />
         <button type="submit" class="primary" disabled={busy}>
           Store memory
         </button>
         <Status busy={busy} error={error} label="Storing…" />
       </form>
     </details>
-  );
-}
-
-function MemoryItem({
-  memory,
-  score,
-  onChanged,
-  onDeleted,
-}: {
-  memory: Memory;
-  score: number | undefined;
-  onChanged(m: Memory): void;
-  onDeleted(): void;
-}) {
-  const { client } = useMind();
-  const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [content, setContent] = useState(memory.content);
-  const [tags, setTags] = useState(memory.tags.join(', '));
-  const { busy, error, run } = useCall();
-  const name = memory.key ?? memory.content.slice(0, 40);
-
-  const toggleVerified = async () => {
-    const m = await run(() => (memory.verified ? client.memories.unverify(memory.id) : client.memories.verify(memory.id)));
-    if (m) onChanged(m);
-  };
-  const save = async (e: Event) => {
-    e.preventDefault();
-    const m = await run(() => client.memories.update(memory.id, { content, tags: tagsOf(tags) }));
-    if (m) {
-      onChanged(m);
-      setEditing(false);
-    }
-  };
-  const remove = async () => {
-    const deleted = await run(async () => {
-      await client.memories.delete(memory.id);
-      return true;
-    });
-    if (deleted) onDeleted();
-  };
-
-  return (
-    <li class="item" aria-label={`Memory ${name}`}>
-      <div class="item-head">
-        <strong>{memory.key ?? startOf(memory.content)}</strong>
-        <span class="tag">{memory.category}</span>
-        <span class={memory.verified ? 'tag ok' : 'tag'}>{memory.verified ? `verified ${when(memory.verified_at)}` : 'not verified'}</span>
-        {score !== undefined && <span class="muted">score {score.toFixed(2)}</span>}
-      </div>
-      {editing ? (
-        <form class="stack" onSubmit={save}>
-          <label class="field">
-            <span>Content of {name}</span>
-            <textarea required value={content} onInput={(e) => setContent(e.currentTarget.value)} />
-          </label>
-          <Field label="Tags (comma-separated)" value={tags} onInput={(e) => setTags(e.currentTarget.value)} />
-          <div class="row">
-            <button type="submit" class="primary" disabled={busy}>
-              Save
-            </button>
-            <button type="button" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      ) : (
-        <p class="content">{memory.content}</p>
-      )}
-      <div class="muted small">
-        {memory.tags.length > 0 && <span>tags: {memory.tags.join(', ')} · </span>}
-        source: {memory.source ?? '—'} · created {when(memory.created_at)} · updated {when(memory.updated_at)}
-      </div>
-      <div class="row">
-        <button type="button" onClick={toggleVerified} disabled={busy} aria-label={`${memory.verified ? 'Unverify' : 'Verify'} ${name}`}>
-          {memory.verified ? 'Unverify' : 'Verify'}
-        </button>
-        {!editing && (
-          <button
-            type="button"
-            onClick={() => {
-              // From the memory as it is now (a search or a reload may have brought a newer text).
-              setContent(memory.content);
-              setTags(memory.tags.join(', '));
-              setEditing(true);
-            }}
-            aria-label={`Edit ${name}`}
-          >
-            Edit
-          </button>
-        )}
-        {confirming ? (
-          <>
-            <button type="button" class="danger" onClick={remove} disabled={busy}>
-              Delete {name} for good
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Keep it
-            </button>
-          </>
-        ) : (
-          <button type="button" class="danger" onClick={() => setConfirming(true)} aria-label={`Delete ${name}`}>
-            Delete
-          </button>
-        )}
-      </div>
-      <Status busy={busy} error={error} />
-    </li>
   );
 }

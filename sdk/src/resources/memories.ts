@@ -6,7 +6,10 @@ import type {
   ImportMindParams,
   ImportResult,
   Memory,
+  MemoryChainLink,
+  MemoryHistoryParams,
   MemoryStats,
+  MemoryVersion,
   MindExport,
   RecallHit,
   RecallParams,
@@ -33,7 +36,13 @@ export class Memories extends Resource {
   recall(params: RecallParams = {}, options?: RequestOptions): PagePromise<RecallHit> {
     return pagesByCursor(params.cursor, async (cursor, first) => {
       // The first page waited already; the next pages continue its answer.
-      const query = { ...params, verified: flag(params.verified), cursor, wait_ms: first ? params.wait_ms : undefined };
+      const query = {
+        ...params,
+        verified: flag(params.verified),
+        include_past: flag(params.include_past),
+        cursor,
+        wait_ms: first ? params.wait_ms : undefined,
+      };
       const body = await ok(this.api.memories.recallMemories({ query, requestOptions: options }));
       return [body.memories, body.next_cursor];
     });
@@ -45,6 +54,36 @@ export class Memories extends Resource {
 
   async update(memoryId: string, params: UpdateMemoryParams, options?: RequestOptions): Promise<Memory> {
     return ok(this.api.memories.updateMemory({ params: { id: param('memoryId', memoryId) }, body: params, requestOptions: options }));
+  }
+
+  /**
+   * The memory's earlier versions, oldest first, its current content last; `await` it for the first page,
+   * `for await` walks them all. Every update (by id, or `store` with a known key) keeps a version.
+   */
+  history(memoryId: string, params: MemoryHistoryParams = {}, options?: RequestOptions): PagePromise<MemoryVersion> {
+    return this.historyPages(memoryId, params, options, (page) => page.versions);
+  }
+
+  /**
+   * The supersede chain the memory belongs to (`store` with `supersedes`): the memories it replaced and
+   * that replaced it, this one included, oldest first. Paged like `history`, from the same answers.
+   */
+  chain(memoryId: string, params: MemoryHistoryParams = {}, options?: RequestOptions): PagePromise<MemoryChainLink> {
+    return this.historyPages(memoryId, params, options, (page) => page.chain);
+  }
+
+  private historyPages<Item>(
+    memoryId: string,
+    params: MemoryHistoryParams,
+    options: RequestOptions | undefined,
+    itemsOf: (page: { versions: MemoryVersion[]; chain: MemoryChainLink[] }) => Item[],
+  ): PagePromise<Item> {
+    const id = param('memoryId', memoryId);
+    return pagesByCursor(params.cursor, async (cursor) => {
+      const query = { limit: params.limit, cursor };
+      const body = await ok(this.api.memories.memoryHistory({ params: { id }, query, requestOptions: options }));
+      return [itemsOf(body), body.next_cursor];
+    });
   }
 
   /** Deletes the memory; the service answers 204, so this resolves with nothing. */

@@ -33,7 +33,13 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
   },
   'memories.storeMemory': {
     description:
-      'Remember something for later conversations: a fact, a preference, a mistake not to repeat. With a `key` already used in this category it updates that memory instead.',
+      'Remember something for later conversations: a fact, a preference, a mistake not to repeat. With a `key` already used in this category it updates that memory instead (memory_history keeps the old content).',
+    args: {
+      expires_at: 'When to forget it (date-time with a zone).',
+      valid_from: 'Since when the fact holds, if not always.',
+      valid_to: 'Until when the fact held (exclusive), if it no longer holds.',
+      supersedes: 'memory_id of a memory this one replaces: that one stops holding now, and recall answers this one.',
+    },
   },
   'memories.recallMemories': {
     description:
@@ -46,16 +52,28 @@ export const TOOL_TEXT: Partial<Record<RouteKey, ToolText>> = {
       wait_ms:
         'Read your own writes: first wait up to this many milliseconds (0 to 2000) until every memory is indexed by meaning (pending_embeddings of memory_stats is 0).',
       min_score: 'Only hits whose score is at least this (0 to 1); needs `q`.',
+      as_of: 'What held at this date-time, instead of now.',
+      include_past: 'true: also memories that no longer hold (replaced, or past their valid_to).',
     },
   },
   'memories.memoryStats': {
     description: "Count the mind's memories (in all, by category, verified) and how many still wait to be indexed by meaning.",
   },
   'memories.getMemory': { description: 'Read one memory by its id (from recall_memories or store_memory).' },
-  'memories.memoryHistory': {
-    description: "A memory's earlier contents (each update keeps one) and the memories it replaced or was replaced by, oldest first.",
+  'memories.updateMemory': {
+    description:
+      "Change a memory's content, category, key, tags, source, expiry or validity; only the fields given change (null clears a time). memory_history keeps the old content.",
+    args: {
+      expires_at: 'When to forget it; null: never.',
+      valid_from: 'Since when the fact holds; null: always.',
+      valid_to: 'Until when the fact held (exclusive); null: still holds.',
+    },
   },
-  'memories.updateMemory': { description: "Change a memory's content, category, key, tags or source; only the fields given change." },
+  'memories.memoryHistory': {
+    description:
+      'See how a memory changed: its earlier contents, oldest first with the current one last, and the memories it replaced or that replaced it (supersedes).',
+    args: { cursor: CURSOR },
+  },
   'memories.deleteMemory': { description: 'Delete a memory for good, when it is wrong or no longer true.' },
   'chat.postChatMessage': {
     description: "Write in the mind's chat with its human: role agent for your own messages. Threads keep conversations apart.",

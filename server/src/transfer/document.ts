@@ -14,7 +14,6 @@ import type { ZodError } from 'zod';
 import { ApiError } from '../http/api-error.js';
 import { validationErrorFrom } from '../http/validation.js';
 import { normaliseDueAt } from '../tasks/service.js';
-import { NO_TIME_BOUNDS } from '../memories/rows.js';
 import { mapInChunks } from './chunks.js';
 
 export const EXPORT_FORMAT = 'mind-export/1';
@@ -51,9 +50,28 @@ function unique<T>(items: T[], keyOf: (item: T) => string | null, at: (i: number
   });
 }
 
+/** A memory's fields about time, which exports made before they existed do not carry. */
+type TimeField = 'expires_at' | 'valid_from' | 'valid_to' | 'superseded_by';
+
+/** An imported memory: a time field is undefined where the document has none (an older export), null where it says none. */
+export type ImportedMemory = Omit<Memory, TimeField> & Partial<Pick<Memory, TimeField>>;
+
+const optionalTimestamp = (value: string | null | undefined, path: string) =>
+  value === undefined || value === null ? value : timestamp(value, path);
+
+/** The item's expiry and validity, normalised; a validity that ends before it starts is the item's 400. */
+function timesOf(m: MindImport['memories'][number], at: string) {
+  const valid_from = optionalTimestamp(m.valid_from, `${at}.valid_from`);
+  const valid_to = optionalTimestamp(m.valid_to, `${at}.valid_to`);
+  if (valid_from && valid_to && valid_to <= valid_from) throw ApiError.invalidField(`${at}.valid_to`, 'must be later than valid_from');
+  const superseded_by =
+    m.superseded_by === undefined || m.superseded_by === null ? m.superseded_by : uuid(m.superseded_by, `${at}.superseded_by`);
+  return { expires_at: optionalTimestamp(m.expires_at, `${at}.expires_at`), valid_from, valid_to, superseded_by };
+}
+
 /** The items of an import document, checked and normalised; webhooks only counted (they cannot be imported). */
 export interface ImportItems {
-  memories: Memory[];
+  memories: ImportedMemory[];
   tasks: Task[];
   chat: ChatMessage[];
   scripts: Script[];
@@ -67,7 +85,7 @@ export interface ImportItems {
  * cannot bring it along).
  */
 export async function validateDocument(doc: MindImport): Promise<ImportItems> {
-  const memories = await mapInChunks(doc.memories, (m, i): Memory => {
+  const memories = await mapInChunks(doc.memories, (m, i): ImportedMemory => {
     const at = `body.memories.${i}`;
     const body = parse(
       StoreMemoryBody,
@@ -85,7 +103,7 @@ export async function validateDocument(doc: MindImport): Promise<ImportItems> {
       source: body.source ?? null,
       created_at: timestamp(m.created_at, `${at}.created_at`),
       updated_at: timestamp(m.updated_at, `${at}.updated_at`),
-      ...NO_TIME_BOUNDS,
+      ...timesOf(m, at),
     };
   });
   unique(

@@ -1,67 +1,14 @@
-import type { ChatMessage, Memory, Script, Task } from '@mindservice/contract';
-import { REDACTED } from '../memories/service.js';
+import type { Script, Task } from '@mindservice/contract';
 import { inChunks } from './chunks.js';
 import type { ImportItems } from './document.js';
 import { ImportIds } from './ids.js';
+import { fetchAll, type ImportPlan, type MindLookup, zeroCounts } from './import-plan.js';
+import { planMemories } from './plan-memories.js';
 import type { TransferTable } from './store.js';
 
-export type Counts = { memories: number; tasks: number; chat: number; scripts: number; webhooks: number };
-export const zeroCounts = (): Counts => ({ memories: 0, tasks: 0, chat: 0, scripts: 0, webhooks: 0 });
-
-/** What the planner reads of the database: only rows the document's items can match, a piece at a time. */
-export interface MindLookup {
-  /** Which mind holds each of these ids (any mind: ids are global). */
-  holders(table: TransferTable, ids: string[]): Promise<Map<string, string>>;
-  /** The mind's memories with these categories and keys (by `category\0key`): their ids. */
-  memoryKeys(keys: Array<[string, string]>): Promise<Map<string, string>>;
-  /** The mind's scripts with these names: their ids. */
-  scriptNames(names: string[]): Promise<Map<string, string>>;
-  memory(id: string): Promise<Memory | undefined>;
-  task(id: string): Promise<Task | undefined>;
-  script(id: string): Promise<Script | undefined>;
-  /** How many rows of the table the mind has (what `replace` deletes). */
-  count(table: TransferTable): Promise<number>;
-}
-
-/** A row an import overwrites: what it writes, and what was there (to put back if the import fails). */
-export interface Update<T> {
-  row: T;
-  before: T;
-}
-
-/** Everything an import writes, decided before the first write; and what it reports. */
-export interface ImportPlan {
-  memories: { create: Memory[]; update: Array<Update<Memory>> };
-  tasks: { create: Task[]; update: Array<Update<Task>> };
-  chat: { create: ChatMessage[] };
-  scripts: { create: Script[]; update: Array<Update<Script>> };
-  created: Counts;
-  updated: Counts;
-  skipped: Counts;
-  /** With `replace`: the rows the mind had when planned (the write counts what it deletes). */
-  deleted: Counts;
-}
-
-const sameMemory = (a: Memory, b: Memory) =>
-  a.category === b.category &&
-  a.key === b.key &&
-  a.content === b.content &&
-  a.source === b.source &&
-  JSON.stringify(a.tags) === JSON.stringify(b.tags);
 const sameTask = (a: Task, b: Task) =>
   (['title', 'description', 'priority', 'status', 'due_at', 'completed_at'] as const).every((f) => a[f] === b[f]);
 const sameScript = (a: Script, b: Script) => (['name', 'description', 'language', 'content'] as const).every((f) => a[f] === b[f]);
-
-/** Fetches the rows matched in one piece, one after another. */
-async function fetchAll<T>(ids: Array<string | null | undefined>, fetch: (id: string) => Promise<T | undefined>): Promise<Map<string, T>> {
-  const found = new Map<string, T>();
-  for (const id of ids) {
-    if (id === undefined || id === null) continue;
-    const row = await fetch(id);
-    if (row !== undefined) found.set(id, row);
-  }
-  return found;
-}
 
 /**
  * Decides every write of an import, in pieces that yield to other requests, reading only rows the
@@ -80,7 +27,7 @@ export async function planImport(
 ): Promise<ImportPlan> {
   const replace = mode === 'replace';
   const plan: ImportPlan = {
-    memories: { create: [], update: [] },
+    memories: { create: [], update: [], links: [] },
     tasks: { create: [], update: [] },
     chat: { create: [] },
     scripts: { create: [], update: [] },
@@ -100,46 +47,7 @@ export async function planImport(
   const idsFor = async (table: TransferTable, ids: ImportIds, chunk: Array<{ id: string }>) =>
     ids.learn(await lookup.holders(table, ids.candidates(chunk.map((item) => item.id))));
 
-  const memoryIds = new ImportIds(mindId, 'memories', replace);
-  await inChunks(items.memories, async (chunk) => {
-    await idsFor('memories', memoryIds, chunk);
-    const keyed = chunk.filter((m) => m.key !== null).map((m): [string, string] => [m.category, m.key!]);
-    const byKey = replace ? new Map<string, string>() : await lookup.memoryKeys(keyed);
-    const matched = chunk.map((item) => {
-      // A redacted credential carries no secret: importing it would overwrite or invent "[redacted]".
-      if (item.category === 'credentials' && item.content === REDACTED) return null;
-      let id = item.key === null ? undefined : byKey.get(`${item.category}\u0000${item.key}`);
-      if (id !== undefined && memoryIds.isClaimed(id)) id = undefined;
-      id ??= memoryIds.ownRow(item.id);
-      if (id !== undefined) memoryIds.claim(id);
-      return id;
-    });
-    const existing = await fetchAll(matched, (id) => lookup.memory(id));
-    for (const [i, item] of chunk.entries()) {
-      const id = matched[i];
-      const old = existing.get(id ?? '');
-      if (id === null || (old && sameMemory(old, item))) {
-        plan.skipped.memories++;
-        continue;
-      }
-      if (!old) {
-        plan.memories.create.push({ ...item, id: memoryIds.forNewRow(item.id) });
-        plan.created.memories++;
-        continue;
-      }
-      const keepsVerification = old.content === item.content && old.category === item.category;
-      const { category, key, content, tags, source } = item;
-      const row = {
-        ...old,
-        ...{ category, key, content, tags, source },
-        verified: keepsVerification && old.verified,
-        verified_at: keepsVerification ? old.verified_at : null,
-        updated_at: now,
-      };
-      plan.memories.update.push({ row, before: old });
-      plan.updated.memories++;
-    }
-  });
+  await planMemories(mindId, items.memories, lookup, replace, now, plan);
 
   const taskIds = new ImportIds(mindId, 'tasks', replace);
   await inChunks(items.tasks, async (chunk) => {

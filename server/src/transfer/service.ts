@@ -11,7 +11,8 @@ import { findTask, listTasksForExport } from '../tasks/store.js';
 import { webhooksForExport } from '../webhooks/service.js';
 import { EXPORT_FORMAT, type ImportItems, validateDocument } from './document.js';
 import { checkItemCount, ImportGate, itemsOf, OneAtATime } from './limits.js';
-import { type Counts, type MindLookup, planImport } from './plan.js';
+import type { Counts, MindLookup } from './import-plan.js';
+import { planImport } from './plan.js';
 import { checkItems, readEnvelope } from './schema.js';
 import { countRowsOfMind, findMindInfo, holdersOf, memoryIdsByKey, scriptIdsByName } from './store.js';
 import { PlanWriter } from './writer.js';
@@ -65,10 +66,14 @@ export class TransferService {
     return this.ctx.db.transaction(async (trx) => {
       const mind = await findMindInfo(trx, mindId, caller.kind === 'user' ? caller.userId : undefined);
       if (!mind) throw ApiError.notFound('Mind');
-      const all = await this.memories.listAll(trx, mindId);
+      const now = this.ctx.clock.now();
+      // An expired memory is gone for the API, whether or not the purge has deleted it yet.
+      const all = (await this.memories.listAll(trx, mindId)).filter(
+        (m) => m.expires_at === null || Date.parse(m.expires_at) > now.getTime(),
+      );
       return {
         format: EXPORT_FORMAT,
-        exported_at: this.ctx.clock.now().toISOString(),
+        exported_at: now.toISOString(),
         mind: { id: mind.id, name: mind.name, description: mind.description },
         memories: all.map((m) => (m.category === 'credentials' && !reveal ? { ...m, content: REDACTED } : m)),
         tasks: await listTasksForExport(trx, mindId),

@@ -1,3 +1,4 @@
+import type { Memory } from '@mindservice/contract';
 import { insertMessages, listAllMessages } from '../chat/store.js';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
@@ -6,7 +7,7 @@ import { lockMind } from '../minds/store.js';
 import { insertScript, listScripts, updateScript } from '../mind-scripts/store.js';
 import { insertImportedTask, listTasksForExport, updateTask } from '../tasks/store.js';
 import { CHUNK_SIZE, yieldToOthers } from './chunks.js';
-import { type Counts, type ImportPlan, type Update, zeroCounts } from './plan.js';
+import { type Counts, type ImportPlan, type Update, zeroCounts } from './import-plan.js';
 import { deleteRowsByIds, deleteRowsOfMind, type TransferTable } from './store.js';
 
 /** One piece of an import's writes, and how to take it back; a step that `deletes` answers how many rows it deleted. */
@@ -106,8 +107,17 @@ export class PlanWriter {
           ),
         undo: (trx) => putBack(trx, piece),
       }));
+    const all = await memories.listAll(db, mindId);
+    // A memory put back may name one a later piece puts back: the links are written once all are back.
+    const unlinked = (rows: Memory[]) => rows.map((m) => ({ ...m, superseded_by: null }));
+    const relinking: Step[] = pieces(all.filter((m) => m.superseded_by !== null)).map((piece) => ({
+      run: async () => undefined,
+      undo: (trx) => inOrder(piece, (m) => memories.update(trx, mindId, m)),
+    }));
     return [
-      ...deleting('memories', 'memories', await memories.listAll(db, mindId), (trx, rows) => memories.insertMany(trx, mindId, rows)),
+      // First, so that undoing the import runs them last.
+      ...relinking,
+      ...deleting('memories', 'memories', all, (trx, rows) => memories.insertMany(trx, mindId, unlinked(rows))),
       ...deleting('tasks', 'tasks', await listTasksForExport(db, mindId), (trx, rows) =>
         inOrder(rows, (t) => insertImportedTask(trx, mindId, t)),
       ),
@@ -140,6 +150,8 @@ export class PlanWriter {
       // An update writes every field of the imported row over the mind's row with its id (memories: search index at once).
       ...updating(plan.memories.update, (trx, m) => memories.update(trx, mindId, m)),
       ...creating('memories', plan.memories.create, (trx, rows) => memories.insertMany(trx, mindId, rows)),
+      // Links between created memories, once both rows exist.
+      ...updating(plan.memories.links, (trx, m) => memories.update(trx, mindId, m)),
       ...updating(plan.tasks.update, (trx, t) => updateTask(trx, mindId, t)),
       ...creating('tasks', plan.tasks.create, (trx, rows) => inOrder(rows, (t) => insertImportedTask(trx, mindId, t))),
       ...creating('chat_messages', plan.chat.create, (trx, rows) => insertMessages(trx, mindId, rows)),
