@@ -5,6 +5,13 @@ import { example, fieldExample, notFound, type RouteErrors } from './shared.js';
 export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
   'memories.storeMemory': {
     400: { summary: 'A category that does not exist', body: { category: 'hobby', content: 'Plays the cello on Sundays.' } },
+    412: [
+      example(
+        'Create only (`If-None-Match: *`), and the key exists',
+        'memory_key_exists',
+        ERROR_MESSAGES.memoryKeyExists('writing-style', 'preference'),
+      ),
+    ],
   },
   'memories.recallMemories': {
     400: { summary: 'A limit over 100', query: { limit: '500' } },
@@ -68,6 +75,13 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
         ERROR_MESSAGES.memoryKeyTaken('writing-style', 'preference'),
       ),
     ],
+    412: [
+      example(
+        'The memory changed since the version in `If-Match`',
+        'memory_changed',
+        ERROR_MESSAGES.memoryChanged('"3f1c9a0d2b7e4f6a8c5d1e0b9a7f3c2d"'),
+      ),
+    ],
   },
   'memories.deleteMemory': { 404: [notFound('Memory')] },
   'memories.verifyMemory': {
@@ -83,6 +97,8 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
     400: { summary: 'A limit of 0', query: { limit: '0' } },
     404: [notFound('Message given as `before`', 'A `before` that is no message of this mind')],
   },
+  'chat.deleteChatMessage': { 404: [notFound('Message')] },
+  'chat.clearChatThread': { 400: { summary: 'No thread', query: {} } },
   'chat.searchChat': {
     400: { summary: 'A q without letters or digits', query: { q: '?!' } },
     codes: ['cursor_invalid'],

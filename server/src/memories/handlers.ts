@@ -4,6 +4,7 @@ import type { AppContext } from '../core/context.js';
 import type { Meaning } from '../meaning/service.js';
 import { MemoriesService } from './service.js';
 import type { MemoriesStore } from './store.js';
+import { memoryEtag } from './version.js';
 
 /**
  * The memory routes but recall (recall/), which asks this area's store and meaning/ together (the
@@ -19,13 +20,22 @@ export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Mea
   const memories = new MemoriesService(ctx, store, meaning);
   return {
     handlers: {
-      storeMemory: async ({ body, caller }) => {
-        const { created, memory } = await memories.save(caller.mindId, body);
+      storeMemory: async ({ body, caller, headers, res }) => {
+        const { created, memory } = await memories.save(caller.mindId, body, headers['if-none-match'] === '*');
+        res.setHeader('ETag', memoryEtag(memory));
         return created ? { status: 201, body: memory } : { status: 200, body: memory };
       },
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
-      getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
-      updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),
+      getMemory: async ({ params, caller, res }) => {
+        const memory = await memories.get(caller.mindId, params.id);
+        res.setHeader('ETag', memoryEtag(memory));
+        return { status: 200, body: memory };
+      },
+      updateMemory: async ({ params, body, caller, headers, res }) => {
+        const memory = await memories.update(caller.mindId, params.id, body, headers['if-match']);
+        res.setHeader('ETag', memoryEtag(memory));
+        return { status: 200, body: memory };
+      },
       deleteMemory: async ({ params, caller }) => {
         await memories.delete(caller.mindId, params.id);
         return { status: 204, body: undefined };

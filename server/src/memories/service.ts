@@ -7,6 +7,7 @@ import { ApiError } from '../http/api-error.js';
 import { newId } from '../lib/secrets.js';
 import type { Meaning } from '../meaning/service.js';
 import type { MemoriesStore } from './store.js';
+import { assertVersion, keyExists } from './version.js';
 
 export const REDACTED = '[redacted]';
 
@@ -49,20 +50,22 @@ export class MemoriesService {
   }
 
   /** Creates, or with a key that exists in the mind and category updates that memory. */
-  async save(mindId: string, body: StoreMemoryBody): Promise<{ created: boolean; memory: Memory }> {
+  /** `createOnly` (`If-None-Match: *`): a key that exists is refused instead of updated. */
+  async save(mindId: string, body: StoreMemoryBody, createOnly = false): Promise<{ created: boolean; memory: Memory }> {
     // Two concurrent stores of a new key (PostgreSQL): the loser's insert hits the unique index and
     // goes round again, now finding the winner's memory and updating it.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.write((trx) => this.storeIn(trx, mindId, body));
+        return await this.write((trx) => this.storeIn(trx, mindId, body, createOnly));
       } catch (err) {
         if (attempt >= 2 || !isUniqueViolation(err)) throw err;
       }
     }
   }
 
-  private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody) {
+  private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody, createOnly: boolean) {
     const existing = body.key === undefined ? undefined : await this.store.findByKey(trx, mindId, body.category, body.key);
+    if (existing && createOnly) throw keyExists(body.category, existing.key ?? '');
     if (existing) {
       const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source });
       return { created: false, memory };
@@ -95,11 +98,13 @@ export class MemoriesService {
     return memory;
   }
 
-  async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
+  /** `ifMatch` (`If-Match`): only when the memory is still that version (412 otherwise). */
+  async update(mindId: string, id: string, body: UpdateMemoryBody, ifMatch?: string): Promise<Memory> {
     try {
       return await this.write(async (trx) => {
         const existing = await this.store.find(trx, mindId, id);
         if (!existing) throw ApiError.notFound('Memory');
+        assertVersion(existing, ifMatch);
         const category = body.category ?? existing.category;
         const key = body.key === undefined ? existing.key : body.key;
         if (key !== null && (category !== existing.category || key !== existing.key)) {

@@ -30,6 +30,7 @@ export function searchFingerprint(filter: RecallFilter): string {
     [...filter.tags].sort(),
     filter.verified ?? null,
     filter.since ?? null,
+    ...(filter.keyPrefix === undefined ? [] : [filter.keyPrefix]),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

@@ -189,7 +189,12 @@ async function nearestMemories(
   asOf: string | undefined,
 ): Promise<{ hits: RecallRow[]; asOf: string }> {
   const filtered =
-    filter.category !== undefined || filter.key !== undefined || filter.tags.length > 0 || filter.verified !== undefined || filter.since;
+    filter.category !== undefined ||
+    filter.key !== undefined ||
+    filter.keyPrefix !== undefined ||
+    filter.tags.length > 0 ||
+    filter.verified !== undefined ||
+    filter.since;
   const near = await meaning.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf);
   const neighbours = near.neighbours.filter((n) => n.similarity >= SIMILARITY_FLOOR);
   if (neighbours.length === 0) return { hits: [], asOf: near.asOf };
