@@ -12,11 +12,13 @@ const MIND_MCP_FILES = ['mind-mcp.js', 'mind-mcp.js.map'];
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // The adapters are entries of their own: they import the client's types only, so the main entry
+    // holds none of their code, and the frameworks' SDKs (their types only) stay optional peers.
+    entry: ['src/index.ts', 'src/anthropic-memory.ts', 'src/openai-agents.ts'],
     format: ['esm', 'cjs'],
     platform: 'node',
     target: 'node20',
-    external: ['@ts-rest/core', 'zod'],
+    external: ['@ts-rest/core', 'zod', '@anthropic-ai/sdk', '@openai/agents-core'],
     esbuildOptions(options) {
       options.alias = { '@asteasolutions/zod-to-openapi': resolve(__dirname, 'src/openapi-shim.ts') };
     },
