@@ -48,6 +48,24 @@ describe('conditional memory writes and key prefixes', () => {
     assert.equal((await get(created.body.id)).body.content, won[0]!.body.content);
   });
 
+  test('editors that read, change and write back with If-Match, retrying on 412, lose no line', async () => {
+    const { store, get, put } = await mind();
+    const { id } = (await store({ category: 'note', key: 'log', content: 'start' }).expect(201)).body;
+    const editor = async (name: string) => {
+      for (let i = 0; i < 15; i++) {
+        for (;;) {
+          const read = await get(id).expect(200);
+          const written = await put(id, { content: `${read.body.content}\n${name} ${i}` }, { 'If-Match': read.headers.etag });
+          if (written.status === 200) break;
+          assert.equal(written.body.code, 'memory_changed');
+        }
+      }
+    };
+    await Promise.all(['a', 'b', 'c'].map(editor));
+    const lines = (await get(id)).body.content.split('\n');
+    assert.equal(lines.length, 46, lines.join(' | '));
+  });
+
   test('If-None-Match: * creates only: an existing key is 412 memory_key_exists and stays as it was', async () => {
     const { store, recall } = await mind();
     await store({ category: 'note', key: 'k', content: 'first' }, { 'If-None-Match': '*' }).expect(201);

@@ -41,7 +41,8 @@ export class MindFiles {
   constructor(readonly client: MindClient) {}
 
   async find(key: string): Promise<MindFile | undefined> {
-    if (key === ROOT_KEY) return undefined;
+    // A key longer than a mind's keys is no file of it (and no question the service takes).
+    if (key === ROOT_KEY || [...key].length > MAX_KEY) return undefined;
     const page = await this.client.memories.recall({ category: 'note', memory_key: key, limit: 1 });
     const memory = page.data[0];
     return memory && toFile(memory);
@@ -62,6 +63,7 @@ export class MindFiles {
   async below(key: string, limit?: number): Promise<MindFile[]> {
     const prefix = `${key}/`;
     const found: MindFile[] = [];
+    if ([...prefix].length > MAX_KEY) return found;
     for await (const memory of this.client.memories.recall({ category: 'note', memory_key_prefix: prefix, limit: limit ?? 100 })) {
       if (memory.key !== null && isFileKey(memory.key)) found.push(toFile(memory));
       if (limit !== undefined && found.length >= limit) break;

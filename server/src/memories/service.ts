@@ -102,7 +102,8 @@ export class MemoriesService {
   async update(mindId: string, id: string, body: UpdateMemoryBody, ifMatch?: string): Promise<Memory> {
     try {
       return await this.write(async (trx) => {
-        const existing = await this.store.find(trx, mindId, id);
+        // A conditional write locks what it compares, so a concurrent one waits and then sees the new version.
+        const existing = await (ifMatch === undefined ? this.store.find(trx, mindId, id) : this.store.findForUpdate(trx, mindId, id));
         if (!existing) throw ApiError.notFound('Memory');
         assertVersion(existing, ifMatch);
         const category = body.category ?? existing.category;
