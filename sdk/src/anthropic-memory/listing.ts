@@ -27,8 +27,8 @@ export function viewDirectory(path: string, files: ListedFile[]): string {
     const parts = file.relativePath.split('/');
     let folder = root;
     for (const name of parts.slice(0, -1)) {
-      let next = folder.folders.get(name);
-      if (!next) folder.folders.set(name, (next = emptyFolder()));
+      const next = folder.folders.get(name) ?? emptyFolder();
+      folder.folders.set(name, next);
       folder = next;
     }
     folder.files.set(parts[parts.length - 1]!, file.bytes);
