@@ -9,16 +9,15 @@ import { defineConfig } from 'tsup';
 // The second build is `mind-mcp` (the stdio bridge to /mcp, the published package's `bin`): ESM only, with
 // its hashbang, Node built-ins only. The builds run at once, so the first one's cleaning spares its files.
 const MIND_MCP_FILES = ['mind-mcp.js', 'mind-mcp.js.map'];
+const ADAPTER_FILES = ['anthropic-memory.*', 'openai-agents.*'];
 
 export default defineConfig([
   {
-    // The adapters are entries of their own: they import the client's types only, so the main entry
-    // holds none of their code, and the frameworks' SDKs (their types only) stay optional peers.
-    entry: ['src/index.ts', 'src/anthropic-memory.ts', 'src/openai-agents.ts'],
+    entry: ['src/index.ts'],
     format: ['esm', 'cjs'],
     platform: 'node',
     target: 'node20',
-    external: ['@ts-rest/core', 'zod', '@anthropic-ai/sdk', '@openai/agents-core'],
+    external: ['@ts-rest/core', 'zod'],
     esbuildOptions(options) {
       options.alias = { '@asteasolutions/zod-to-openapi': resolve(__dirname, 'src/openapi-shim.ts') };
     },
@@ -34,7 +33,21 @@ export default defineConfig([
       },
     },
     sourcemap: true,
-    clean: MIND_MCP_FILES.map((file) => `!${file}`),
+    clean: [...MIND_MCP_FILES, ...ADAPTER_FILES].map((file) => `!${file}`),
+    splitting: false,
+  },
+  // The adapters, a build of their own: they name the client's types through the package itself
+  // (`@mindservice/sdk`, so one MindClient is declared), and the frameworks' SDKs by type only
+  // (optional peers). No code of theirs is in the main entry, and none of the main entry in theirs.
+  {
+    entry: ['src/anthropic-memory.ts', 'src/openai-agents.ts'],
+    format: ['esm', 'cjs'],
+    platform: 'neutral',
+    target: 'es2022',
+    external: ['@mindservice/sdk', '@anthropic-ai/sdk', '@openai/agents-core'],
+    dts: true,
+    sourcemap: true,
+    clean: false,
     splitting: false,
   },
   {

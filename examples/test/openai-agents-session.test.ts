@@ -109,8 +109,9 @@ describe('openai-agents: MindSession answers as MemorySession', () => {
       messages.map((m) => JSON.parse(m.content)),
       JSON.parse(JSON.stringify(items.slice(-100))),
     );
-    assert.ok(
-      messages.every((m, i) => m.role === ('role' in items.slice(-100)[i]! && items.slice(-100)[i]!.role === 'user' ? 'human' : 'agent')),
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      items.slice(-100).map((it) => ('role' in it && it.role === 'user' ? 'human' : 'agent')),
     );
   });
 

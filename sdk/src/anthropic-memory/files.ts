@@ -1,5 +1,4 @@
-import type { MindClient } from '../client.js';
-import type { Memory } from '../types.js';
+import type { MemoryToolClient, ToolMemory } from './client.js';
 import { isFileKey, ROOT_KEY } from './paths.js';
 
 /** Every file's tag; and the one that marks an empty file, whose content the mind keeps as EMPTY_TEXT. */
@@ -25,7 +24,7 @@ export const byteLength = (text: string) => utf8.encode(text).length;
 export const statusOf = (err: unknown): number | undefined =>
   typeof err === 'object' && err !== null ? (err as { statusCode?: number }).statusCode : undefined;
 
-const toFile = (memory: Memory): MindFile => ({
+const toFile = (memory: ToolMemory): MindFile => ({
   id: memory.id,
   key: memory.key ?? '',
   text: memory.tags.includes(EMPTY_TAG) ? '' : memory.content,
@@ -38,7 +37,7 @@ export function storedForm(text: string): { content: string; tags: string[] } {
 
 /** The mind's files, by key: a file is found by its key, a directory by the keys below it. */
 export class MindFiles {
-  constructor(readonly client: MindClient) {}
+  constructor(readonly client: MemoryToolClient) {}
 
   async find(key: string): Promise<MindFile | undefined> {
     // A key longer than a mind's keys is no file of it (and no question the service takes).

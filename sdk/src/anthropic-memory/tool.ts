@@ -7,7 +7,7 @@ import type {
   BetaMemoryTool20250818StrReplaceCommand as StrReplaceCommand,
   BetaMemoryTool20250818ViewCommand as ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
-import type { MindClient } from '../client.js';
+import type { MemoryToolClient } from './client.js';
 import { byteLength, MAX_CONTENT, MAX_KEY, type MindFile, MindFiles } from './files.js';
 import { viewDirectory } from './listing.js';
 import { parentKeys, type ResolvedPath, resolvePath } from './paths.js';
@@ -37,7 +37,7 @@ function checkLimits(path: string, key: string, text?: string): void {
  * `betaMemoryTool(mindMemoryTool(client))`. Each file is a `note` memory keyed by its path; each
  * answer is the one BetaLocalFilesystemMemoryTool gives for the same files (docs/sdk.md).
  */
-export function mindMemoryTool(client: MindClient, options: MindMemoryToolOptions = {}): MemoryToolHandlers {
+export function mindMemoryTool(client: MemoryToolClient, options: MindMemoryToolOptions = {}): MemoryToolHandlers {
   const files = new MindFiles(client);
   const maxAttempts = options.maxAttempts ?? 5;
 

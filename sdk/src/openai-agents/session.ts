@@ -1,12 +1,11 @@
 import type { AgentInputItem, Session } from '@openai/agents-core';
-import type { MindClient } from '../client.js';
-import type { ChatMessage } from '../types.js';
+import type { SessionClient, SessionMessage } from './client.js';
 
 /** The service's largest page of chat history. */
 const PAGE = 100;
 
 export interface MindSessionOptions {
-  client: MindClient;
+  client: SessionClient;
   /** The chat thread the session is kept in (1..200 characters, no leading or trailing blank). */
   sessionId: string;
 }
@@ -18,7 +17,7 @@ const statusOf = (err: unknown): number | undefined =>
  * An item from a message: the JSON the session stored; a message someone else posted to the thread
  * (the console, another client) is the user's or the assistant's words, by its role.
  */
-function itemOf(message: ChatMessage): AgentInputItem {
+function itemOf(message: SessionMessage): AgentInputItem {
   try {
     const item = JSON.parse(message.content) as unknown;
     if (item !== null && typeof item === 'object' && !Array.isArray(item)) return item as AgentInputItem;
@@ -31,14 +30,14 @@ function itemOf(message: ChatMessage): AgentInputItem {
 }
 
 /** A user's input is the human's message; everything else (the model's output, tool calls and results) the agent's. */
-const roleOf = (item: AgentInputItem): ChatMessage['role'] => ('role' in item && item.role === 'user' ? 'human' : 'agent');
+const roleOf = (item: AgentInputItem): SessionMessage['role'] => ('role' in item && item.role === 'user' ? 'human' : 'agent');
 
 /**
  * A session of the OpenAI Agents SDK kept in a chat thread of a mind: `@openai/agents-core`'s
  * `Session`, answering what its `MemorySession` answers, each item one message holding its JSON.
  */
 export class MindSession implements Session {
-  private readonly client: MindClient;
+  private readonly client: SessionClient;
   private readonly sessionId: string;
 
   constructor(options: MindSessionOptions) {
@@ -86,15 +85,15 @@ export class MindSession implements Session {
   }
 
   /** The thread's newest `count` messages, oldest first, read a page at a time from the newest back. */
-  private async newest(count: number): Promise<ChatMessage[]> {
-    const pages: ChatMessage[][] = [];
+  private async newest(count: number): Promise<SessionMessage[]> {
+    const pages: SessionMessage[][] = [];
     let read = 0;
     let before: string | undefined;
     while (read < count) {
       const query = { thread: this.sessionId, limit: Math.min(PAGE, count - read), before };
       // The raw answer: a page can end early at the service's byte bound, and `next_before` says so.
       const answer = await this.client.api.chat.listChatMessages({ query });
-      const page = answer.body as { messages: ChatMessage[]; next_before: string | null };
+      const page = answer.body as { messages: SessionMessage[]; next_before: string | null };
       pages.unshift(page.messages);
       read += page.messages.length;
       if (page.next_before === null) break;
