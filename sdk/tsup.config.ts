@@ -9,6 +9,7 @@ import { defineConfig } from 'tsup';
 // The second build is `mind-mcp` (the stdio bridge to /mcp, the published package's `bin`): ESM only, with
 // its hashbang, Node built-ins only. The builds run at once, so the first one's cleaning spares its files.
 const MIND_MCP_FILES = ['mind-mcp.js', 'mind-mcp.js.map'];
+const ADAPTER_FILES = ['anthropic-memory.*', 'openai-agents.*'];
 
 export default defineConfig([
   {
@@ -32,7 +33,21 @@ export default defineConfig([
       },
     },
     sourcemap: true,
-    clean: MIND_MCP_FILES.map((file) => `!${file}`),
+    clean: [...MIND_MCP_FILES, ...ADAPTER_FILES].map((file) => `!${file}`),
+    splitting: false,
+  },
+  // The adapters, a build of their own: they name the client's types through the package itself
+  // (`@mindservice/sdk`, so one MindClient is declared), and the frameworks' SDKs by type only
+  // (optional peers). No code of theirs is in the main entry, and none of the main entry in theirs.
+  {
+    entry: ['src/anthropic-memory.ts', 'src/openai-agents.ts'],
+    format: ['esm', 'cjs'],
+    platform: 'neutral',
+    target: 'es2022',
+    external: ['@mindservice/sdk', '@anthropic-ai/sdk', '@openai/agents-core'],
+    dts: true,
+    sourcemap: true,
+    clean: false,
     splitting: false,
   },
   {

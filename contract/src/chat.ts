@@ -3,6 +3,7 @@ import {
   c,
   errors,
   Id,
+  IdParams,
   IsoDateOrDateTime,
   meta,
   NonBlank,
@@ -110,6 +111,38 @@ export const chatRoutes = c.router({
         })
         .openapi('ChatHistory'),
       ...errors(400, 404),
+    },
+    metadata: chat,
+  },
+  deleteChatMessage: {
+    method: 'DELETE',
+    path: '/mind/chat/:id',
+    summary: 'Delete a chat message',
+    description: 'Takes the message out of its thread and out of search. Fires no event.',
+    pathParams: IdParams('Message'),
+    body: c.noBody(),
+    responses: { 204: c.noBody(), ...errors(404) },
+    metadata: chat,
+  },
+  clearChatThread: {
+    method: 'DELETE',
+    path: '/mind/chat',
+    summary: "Delete a thread's messages",
+    description:
+      'Deletes every message of the thread (all of them, in one transaction) and answers how many. A thread with no message answers `deleted: 0`. Fires no event.',
+    query: z.object({
+      thread: z
+        .string()
+        .min(1)
+        .max(200)
+        .openapi({ description: 'The thread to empty (required: there is no default here).', example: 'session-42' }),
+    }),
+    body: c.noBody(),
+    responses: {
+      200: z
+        .object({ deleted: z.number().int().openapi({ description: 'How many messages were deleted.', example: 12 }) })
+        .openapi('ChatThreadCleared'),
+      ...errors(400),
     },
     metadata: chat,
   },

@@ -103,6 +103,7 @@ const errorDescriptions: Record<number, string> = {
   403: 'Authenticated, but not permitted.',
   404: 'The resource does not exist, or belongs to another user or mind (which is not revealed).',
   409: 'Refused because of the current state of the mind, the account or the resource.',
+  412: 'A condition of the request (`If-Match`, `If-None-Match`) does not hold; nothing was written.',
   413: 'The body is larger than the route takes (counted after any Content-Encoding is undone).',
   415: 'The body is not JSON, or its charset or Content-Encoding is not one the server reads.',
   429: 'Too many requests or failed attempts; `Retry-After` says when to retry.',

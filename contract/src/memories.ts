@@ -197,6 +197,21 @@ export const MemoryHistoryQuery = z.object({
 const mk = meta('mindKey', 'Memories');
 const MemoryParams = IdParams('Memory');
 
+/** The conditional-write headers: a write that would lose another's edit is refused (412) instead. */
+const IfNoneMatchHeaders = z.object({
+  'if-none-match': z.literal('*').optional().openapi({
+    description:
+      '`*`: create only. When the mind already has a memory with this category and key, nothing is written (412 `memory_key_exists`).',
+  }),
+});
+const IfMatchHeaders = z.object({
+  'if-match': z.string().max(200).optional().openapi({
+    description:
+      'The `ETag` of the version this write is based on (from GET /memory/:id or a previous PUT). When the memory changed since, nothing is written (412 `memory_changed`): read it again and redo the edit.',
+  }),
+});
+const ETAG_NOTE = ' The answer carries the version in `ETag`, for `If-Match` on PUT /memory/:id.';
+
 /** The memories' own routes; `memoriesContract` (index.ts) puts them in order among the other areas' routes. */
 export const memoryRoutes = c.router({
   storeMemory: {
@@ -204,9 +219,11 @@ export const memoryRoutes = c.router({
     path: '/memory',
     summary: 'Store a memory',
     description:
-      'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200), keeping its previous content as a version (GET /memory/{id}/history). `supersedes` an unknown memory is 404; one already superseded, or with a `key` that exists, 409.',
+      'Creates a memory (201). With a `key` that already exists in this mind and category, updates that memory instead (200), keeping its previous content as a version (GET /memory/{id}/history), unless `If-None-Match: *` asks to create only (412). `supersedes` an unknown memory is 404; one already superseded, or with a `key` that exists, 409.' +
+      ETAG_NOTE,
+    headers: IfNoneMatchHeaders,
     body: StoreMemoryBody,
-    responses: { 200: Memory, 201: Memory, ...errors(404, 409), ...bodyErrors },
+    responses: { 200: Memory, 201: Memory, ...errors(404, 409, 412), ...bodyErrors },
     metadata: mk,
   },
   memoryStats: {
@@ -220,6 +237,7 @@ export const memoryRoutes = c.router({
     method: 'GET',
     path: '/memory/:id',
     summary: 'Get a memory',
+    description: `The memory.${ETAG_NOTE}`,
     pathParams: MemoryParams,
     responses: { 200: Memory, ...errors(404) },
     metadata: mk,
@@ -228,9 +246,11 @@ export const memoryRoutes = c.router({
     method: 'PUT',
     path: '/memory/:id',
     summary: 'Update a memory',
+    description: `With \`If-Match\`, only if the memory is still that version (412 otherwise).${ETAG_NOTE}`,
     pathParams: MemoryParams,
+    headers: IfMatchHeaders,
     body: UpdateMemoryBody,
-    responses: { 200: Memory, ...errors(404, 409), ...bodyErrors },
+    responses: { 200: Memory, ...errors(404, 409, 412), ...bodyErrors },
     metadata: mk,
   },
   memoryHistory: {

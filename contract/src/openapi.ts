@@ -84,6 +84,7 @@ export function buildOpenApiDocument() {
     const request: RouteConfig['request'] = {};
     if (route.pathParams) request.params = route.pathParams as z.AnyZodObject;
     if (route.query) request.query = route.query as z.AnyZodObject;
+    if (isZodType(route.headers)) request.headers = route.headers as z.AnyZodObject;
     if (route.method !== 'GET' && 'body' in route && isZodType(route.body)) {
       request.body = { required: true, content: { 'application/json': { schema: route.body as z.ZodTypeAny } } };
     }

@@ -53,6 +53,11 @@ export const RecallQuery = z.object({
     .max(200)
     .optional()
     .openapi({ description: 'Only the memory with this key. (`key` in a query string is always the Mind Key.)' }),
+  memory_key_prefix: z.string().min(1).max(200).optional().openapi({
+    description:
+      'Only memories whose key starts with this text, exactly (case and every character count): `notes/` lists a folder of keys named like paths. Paged like any recall.',
+    example: '/memories/projects/',
+  }),
   tags: z
     .union([Tag, z.array(Tag).max(MAX_RECALL_TAGS)])
     .optional()

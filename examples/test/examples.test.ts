@@ -102,6 +102,29 @@ describe('examples', { timeout: 180_000 }, () => {
     assert.match(out, /computer use loop finished\s*$/);
   });
 
+  it('claude-memory-tool: replayed memory tool calls on a mind, each answered, the file found by recall', async () => {
+    const out = await example('claude-memory-tool');
+    assert.match(out, /-> File created successfully at: \/memories\/preferences\/writing\.md\n/);
+    assert.match(out, /conversation 2, user: Write the weekly report\./);
+    assert.match(out, /4K\t\/memories\n4K\t\/memories\/preferences\/\n88B\t\/memories\/preferences\/writing\.md\n/);
+    assert.match(out, / {5}2\tLearned 2026-11-29\.\n {5}3\t- British spelling\n/);
+    assert.match(out, /-> error: The path \/memories\/notes\.md does not exist\. Please provide a valid path\.\n/);
+    assert.match(out, /recall "British spelling": \/memories\/style\/writing\.md \(note, tags memory-tool\)/);
+    assert.match(out, /claude memory tool finished\s*$/);
+  });
+
+  it('openai-agents-session: two runs of the Agents SDK share a history kept in a chat thread of the mind', async () => {
+    const out = await example('openai-agents-session');
+    assert.match(out, /model turn 1: given 1 items of history and input/);
+    assert.match(out, /model turn 2: given 3 items of history and input/);
+    assert.match(out, /turn 2 answer: You ordered a blue kettle/);
+    assert.match(out, /: 4 items\n/);
+    assert.match(out, /GET \/mind\/chat\?thread=support-\d+: human, agent, human, agent\n/);
+    assert.match(out, /popItem: \{"type":"message","role":"assistant"/);
+    assert.match(out, /after clearSession: 0 items/);
+    assert.match(out, /openai agents session finished\s*$/);
+  });
+
   it('webhook-receiver: verifies the test delivery and a task.created event, refuses a forged one', async () => {
     const out = await example('webhook-receiver');
     assert.match(out, /test delivery: delivered=true, status 204/);

@@ -83,7 +83,9 @@ describe('the packed SDK', { timeout: 300_000 }, () => {
     assert.equal(pkg.types, './dist/index.d.ts');
     const sdkPkg = JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8'));
     assert.deepEqual(pkg.dependencies, { '@ts-rest/core': sdkPkg.dependencies['@ts-rest/core'], zod: sdkPkg.dependencies.zod });
-    assert.equal(pkg.peerDependencies, undefined);
+    // The agent frameworks' SDKs, whose types the adapters' subpaths name: optional peers, never installed with it.
+    assert.deepEqual(Object.keys(pkg.peerDependencies ?? {}).sort(), ['@anthropic-ai/sdk', '@openai/agents-core']);
+    assert.deepEqual(pkg.peerDependenciesMeta, { '@anthropic-ai/sdk': { optional: true }, '@openai/agents-core': { optional: true } });
     assert.equal(pkg.optionalDependencies, undefined);
     // The bundle does not load the contract or zod-to-openapi at run time.
     const { stdout: esm } = await run('tar', ['-xzOf', tarball, 'package/dist/index.js'], { maxBuffer: 16 * 1024 * 1024 });

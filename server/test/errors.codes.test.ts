@@ -89,6 +89,14 @@ const PUBLISHED: Record<string, [number, string]> = {
   command_not_queued: [409, 'Only a queued command can be cancelled; this one was handed to the agent or is finished.'],
   command_finished: [409, 'The command is finished; its result cannot change.'],
   command_cancelled: [409, 'The command was cancelled while the request waited for it.'],
+  memory_changed: [
+    412,
+    'The memory changed since the version named in `If-Match` (its `ETag`); nothing was written: read it again and redo the edit.',
+  ],
+  memory_key_exists: [
+    412,
+    'A store with `If-None-Match: *` (create only) names a category and key the mind already has a memory with; nothing was written.',
+  ],
   body_too_large: [
     413,
     'The body is larger than the route takes (1 MB; 25 MB for results and imports), counted after Content-Encoding is undone.',

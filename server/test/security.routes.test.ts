@@ -85,6 +85,7 @@ interface Fixture {
     email: string;
     taskId: string;
     memoryId: string;
+    messageId: string;
     scriptId: string;
     webhookId: string;
     deliveryId: string;
@@ -184,6 +185,8 @@ const ROUTES = {
   'chat.postChatMessage': { request: () => ({ body: { role: 'agent', content: 'hello' } }), ok: { status: 201 }, foreign: 201 },
   'chat.listChatMessages': { request: () => ({ query: {} }), ok: { status: 200 }, foreign: 200 },
   'chat.searchChat': { request: () => ({ query: { q: 'hello' } }), ok: { status: 200 }, foreign: 200 },
+  'chat.deleteChatMessage': { request: (f) => ({ params: { id: f.a.messageId } }), ok: { status: 204 }, foreign: 404 },
+  'chat.clearChatThread': { request: (f) => ({ query: { thread: `empty-${f.marker}` } }), ok: { status: 200 }, foreign: 200 },
   'scripts.listScripts': { request: () => ({}), ok: { status: 200 }, foreign: 200 },
   'scripts.createScript': { request: (f) => ({ body: { name: f.unique(), content: 'echo hi' } }), ok: { status: 201 }, foreign: 201 },
   'scripts.getScript': { request: (f) => ({ params: { id: f.a.scriptId } }), ok: { status: 200 }, foreign: 404 },
@@ -305,7 +308,7 @@ async function fixture(): Promise<Fixture> {
   const webhook = await post('/webhooks', { url: `${receiver.url}${hookPath}`, events: 'task.created', secret: 'fixture-secret' });
   const task = await post('/mind/task', { title: `task ${marker}`, description: marker });
   const memory = await post('/memory', { category: 'fact', key: marker, content: marker });
-  await post('/mind/chat', { role: 'human', content: marker });
+  const message = await post('/mind/chat', { role: 'human', content: marker });
   const script = await post('/mind/scripts', { name: marker, content: marker });
   const screenshotCommandId = await queue(svc, a.mindKey, aComputer.computerId, { type: 'screenshot', payload: {} });
   assert.equal((await poll(svc, aComputer.computerToken)).length, 1);
@@ -333,6 +336,7 @@ async function fixture(): Promise<Fixture> {
       ...aComputer,
       taskId: task.id,
       memoryId: memory.id,
+      messageId: message.id,
       scriptId: script.id,
       webhookId: webhook.id,
       deliveryId,
@@ -534,6 +538,7 @@ describe('security: every route of the contract', () => {
           f.marker,
           f.a.taskId,
           f.a.memoryId,
+          f.a.messageId,
           f.a.scriptId,
           f.a.webhookId,
           f.a.deliveryId,

@@ -109,6 +109,16 @@ export const ERROR_CODES = {
   command_finished: { status: 409, meaning: 'The command is finished; its result cannot change.' },
   command_cancelled: { status: 409, meaning: 'The command was cancelled while the request waited for it.' },
 
+  memory_changed: {
+    status: 412,
+    meaning: 'The memory changed since the version named in `If-Match` (its `ETag`); nothing was written: read it again and redo the edit.',
+  },
+  memory_key_exists: {
+    status: 412,
+    meaning:
+      'A store with `If-None-Match: *` (create only) names a category and key the mind already has a memory with; nothing was written.',
+  },
+
   body_too_large: {
     status: 413,
     meaning: 'The body is larger than the route takes (1 MB; 25 MB for results and imports), counted after Content-Encoding is undone.',

@@ -69,6 +69,10 @@ export const ERROR_MESSAGES = {
   memoryKeyTaken: (key: string, category: string) => `body.key: another memory of this mind already has the key "${key}" in ${category}`,
   memorySuperseded: (id: string, by: string) =>
     `body.supersedes: memory ${id} is already superseded by ${by}; supersede the latest memory of its chain instead`,
+  memoryChanged: (etag: string) =>
+    `headers.if-match: the memory changed since version ${etag}; nothing was written. Read it again (GET /memory/:id gives its ETag) and redo the edit.`,
+  memoryKeyExists: (key: string, category: string) =>
+    `headers.if-none-match: a memory with the key "${key}" exists in ${category} already; nothing was written (leave If-None-Match out to update it).`,
   scriptNameTaken: (name: string) => `body.name: this mind already has a script named "${name}"`,
   verifyNeedsJwt: (verified: boolean) =>
     `${verified ? 'Verifying' : 'Unverifying'} a memory needs the owning human's JWT (Authorization: Bearer <JWT>), not a Mind Key`,

@@ -153,6 +153,7 @@ export function errorExamples(entry: ContractRoute, status: number): NamedExampl
       ];
     case 404:
     case 409:
+    case 412:
     case 502:
     case 504:
       return required(own(entry, status));

@@ -18,6 +18,13 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
         ERROR_MESSAGES.memoryKeyTaken('writing-style', 'preference'),
       ),
     ],
+    412: [
+      example(
+        'Create only (`If-None-Match: *`), and the key exists',
+        'memory_key_exists',
+        ERROR_MESSAGES.memoryKeyExists('writing-style', 'preference'),
+      ),
+    ],
   },
   'memories.recallMemories': {
     400: { summary: 'A limit over 100', query: { limit: '500' } },
@@ -81,6 +88,13 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
         ERROR_MESSAGES.memoryKeyTaken('writing-style', 'preference'),
       ),
     ],
+    412: [
+      example(
+        'The memory changed since the version in `If-Match`',
+        'memory_changed',
+        ERROR_MESSAGES.memoryChanged('"3f1c9a0d2b7e4f6a8c5d1e0b9a7f3c2d"'),
+      ),
+    ],
   },
   'memories.memoryHistory': {
     400: { summary: 'A limit over 100', query: { limit: '500' } },
@@ -101,6 +115,8 @@ export const MEMORIES_ERRORS: Record<string, RouteErrors> = {
     400: { summary: 'A limit of 0', query: { limit: '0' } },
     404: [notFound('Message given as `before`', 'A `before` that is no message of this mind')],
   },
+  'chat.deleteChatMessage': { 404: [notFound('Message')] },
+  'chat.clearChatThread': { 400: { summary: 'No thread', query: {} } },
   'chat.searchChat': {
     400: { summary: 'A q without letters or digits', query: { q: '?!' } },
     codes: ['cursor_invalid'],

@@ -20,6 +20,7 @@ const STATUS_NAMES: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
@@ -83,6 +84,7 @@ export interface RouteErrors {
   403?: NamedExample[];
   404?: NamedExample[];
   409?: NamedExample[];
+  412?: NamedExample[];
   /** Added to the 413 of the route's body limit. */
   413?: NamedExample[];
   429?: NamedExample[];

@@ -89,6 +89,11 @@ export class ConflictError extends MindServiceError {
   declare readonly statusCode: 409;
   declare readonly code: ErrorCodeOf<409> | undefined;
 }
+/** A conditional write (`If-Match`, `If-None-Match`) whose condition did not hold: nothing was written. */
+export class PreconditionFailedError extends MindServiceError {
+  declare readonly statusCode: 412;
+  declare readonly code: ErrorCodeOf<412> | undefined;
+}
 export class PayloadTooLargeError extends MindServiceError {
   declare readonly statusCode: 413;
   declare readonly code: ErrorCodeOf<413> | undefined;
@@ -137,6 +142,7 @@ const BY_STATUS: Record<number, new (init: ErrorInit) => MindServiceError> = {
   403: ForbiddenError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   413: PayloadTooLargeError,
   429: RateLimitedError,
   500: InternalServerError,

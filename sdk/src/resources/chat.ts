@@ -1,4 +1,4 @@
-import { ok } from '../core/api.js';
+import { ok, param } from '../core/api.js';
 import type { RequestOptions } from '../core/options.js';
 import { type PagePromise, paginate, pagesByCursor } from '../core/pagination.js';
 import type { ChatMessage, ChatSearchHit, ListChatParams, PostChatParams, SearchChatParams } from '../types.js';
@@ -29,6 +29,16 @@ export class Chat extends Resource {
       const oldest = messages[0];
       return { data: messages, next: oldest && messages.length >= limit ? { before: oldest.id } : null };
     });
+  }
+
+  /** Deletes one message (404 when the mind has none with this id). */
+  async delete(messageId: string, options?: RequestOptions): Promise<void> {
+    await ok(this.api.chat.deleteChatMessage({ params: { id: param('messageId', messageId) }, requestOptions: options }));
+  }
+
+  /** Deletes every message of the thread; resolves with how many. */
+  async clearThread(thread: string, options?: RequestOptions): Promise<{ deleted: number }> {
+    return ok(this.api.chat.clearChatThread({ query: { thread }, requestOptions: options }));
   }
 
   /**

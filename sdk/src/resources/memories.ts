@@ -18,6 +18,17 @@ import type {
 } from '../types.js';
 import { Resource } from './resource.js';
 
+/** A memory with its version (`ETag`), for a write that must not overwrite another's edit. */
+export interface VersionedMemory {
+  memory: Memory;
+  etag: string;
+}
+
+const versioned = async (call: Promise<{ status: number; body: unknown; headers: Headers }>): Promise<VersionedMemory> => {
+  const answer = await call;
+  return { memory: answer.body as Memory, etag: answer.headers.get('etag') ?? '' };
+};
+
 const flag = (value: boolean | undefined) => (value === undefined ? undefined : value ? ('true' as const) : ('false' as const));
 
 /** Memories of the client's mind (Mind Key; verifying needs the owner's JWT). */
@@ -50,6 +61,26 @@ export class Memories extends Resource {
 
   async get(memoryId: string, options?: RequestOptions): Promise<Memory> {
     return ok(this.api.memories.getMemory({ params: { id: param('memoryId', memoryId) }, requestOptions: options }));
+  }
+
+  /** Creates only: when the category and key exist, throws a PreconditionFailedError (`memory_key_exists`) and writes nothing. */
+  async create(params: StoreMemoryParams, options?: RequestOptions): Promise<VersionedMemory> {
+    const headers = { ...options?.headers, 'if-none-match': '*' };
+    return versioned(this.api.memories.storeMemory({ body: params, requestOptions: { ...options, headers } }));
+  }
+
+  /** The memory and its version, for `updateIfUnchanged`. */
+  async getVersioned(memoryId: string, options?: RequestOptions): Promise<VersionedMemory> {
+    return versioned(this.api.memories.getMemory({ params: { id: param('memoryId', memoryId) }, requestOptions: options }));
+  }
+
+  /**
+   * Writes only if the memory is still the version `etag` names; otherwise throws a PreconditionFailedError
+   * (`memory_changed`) and writes nothing: read it again and redo the edit.
+   */
+  async updateIfUnchanged(memoryId: string, etag: string, params: UpdateMemoryParams, options?: RequestOptions): Promise<VersionedMemory> {
+    const requestOptions = { ...options, headers: { ...options?.headers, 'if-match': etag } };
+    return versioned(this.api.memories.updateMemory({ params: { id: param('memoryId', memoryId) }, body: params, requestOptions }));
   }
 
   async update(memoryId: string, params: UpdateMemoryParams, options?: RequestOptions): Promise<Memory> {

@@ -18,6 +18,11 @@ export function chatArea(ctx: AppContext, meaning: Meaning): Area<ChatRoutes> {
     handlers: {
       postChatMessage: async ({ body, caller }) => ({ status: 201, body: await chat.post(caller.mindId, body) }),
       listChatMessages: async ({ query, caller }) => ({ status: 200, body: await chat.list(caller.mindId, query) }),
+      deleteChatMessage: async ({ params, caller }) => {
+        await chat.delete(caller.mindId, params.id);
+        return { status: 204, body: undefined };
+      },
+      clearChatThread: async ({ query, caller }) => ({ status: 200, body: await chat.clear(caller.mindId, query.thread) }),
       searchChat: async ({ query, caller, res }) => ({ status: 200, body: await search.search(caller, query, requestGone(res)) }),
     },
   };

@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context.js';
 import { ApiError } from '../http/api-error.js';
 import { cursorText, itemsWithinBytes } from '../http/cursor.js';
 import { newId } from '../lib/secrets.js';
-import { findMessagePosition, insertMessages, listThread } from './store.js';
+import { deleteMessage, deleteThread, findMessagePosition, insertMessages, listThread } from './store.js';
 
 export const DEFAULT_THREAD = 'default';
 const DEFAULT_LIMIT = 50;
@@ -49,5 +49,15 @@ export class ChatService {
     const messages = fit < newestFirst.length ? page.messages.slice(page.messages.length - fit) : page.messages;
     const oldest = messages[0];
     return { messages, next_before: (page.older || fit < newestFirst.length) && oldest ? oldest.id : null };
+  }
+
+  /** Deletes one message; another mind's is as absent as a missing one. */
+  async delete(mindId: string, id: string): Promise<void> {
+    if (!MessageId.safeParse(id).success || !(await deleteMessage(this.ctx.db, mindId, id))) throw ApiError.notFound('Message');
+  }
+
+  /** Empties a thread in one transaction: a session cleared is cleared whole. */
+  async clear(mindId: string, thread: string): Promise<{ deleted: number }> {
+    return { deleted: await this.ctx.db.transaction((trx) => deleteThread(trx, mindId, thread)) };
   }
 }

@@ -115,3 +115,13 @@ export async function listAllMessages(conn: Conn, mindId: string): Promise<ChatM
     .select(...COLUMNS);
   return rows.map(toMessage);
 }
+
+/** Deletes one message of the mind (triggers take it out of the keyword index); false when the mind has none with this id. */
+export async function deleteMessage(conn: Conn, mindId: string, id: string): Promise<boolean> {
+  return (await conn('chat_messages').where({ mind_id: mindId, id }).delete()) > 0;
+}
+
+/** Deletes every message of a thread of the mind; answers how many. */
+export async function deleteThread(conn: Conn, mindId: string, thread: string): Promise<number> {
+  return conn('chat_messages').where({ mind_id: mindId, thread }).delete();
+}

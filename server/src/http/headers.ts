@@ -72,9 +72,10 @@ export function corsFor(origins: string[]): (req: IncomingMessage, res: ServerRe
   if (origins.length === 0) return () => false;
   const middleware = cors({
     origin: origins.includes('*') ? '*' : origins,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', ...MCP_REQUEST_HEADERS],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'If-Match', 'If-None-Match', ...MCP_REQUEST_HEADERS],
     exposedHeaders: [
       'X-Request-Id',
+      'ETag',
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',

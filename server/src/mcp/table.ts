@@ -61,6 +61,8 @@ export const MCP_TOOLS: Record<RouteKey, ToolEffect | NotATool> = {
   'chat.postChatMessage': 'write',
   'chat.listChatMessages': 'read',
   'chat.searchChat': 'read',
+  'chat.deleteChatMessage': { not: "a session store's housekeeping (the SDK's sessions), not the model's" },
+  'chat.clearChatThread': { not: "a session store's housekeeping (the SDK's sessions), not the model's" },
   'scripts.listScripts': 'read',
   'scripts.createScript': 'write',
   'scripts.getScript': 'read',

@@ -5,6 +5,7 @@ import type { Meaning } from '../meaning/service.js';
 import { ExpiredMemoryPurger } from './expiry.js';
 import { MemoriesService } from './service.js';
 import type { MemoriesStore } from './store.js';
+import { memoryEtag } from './version.js';
 
 /**
  * The memory routes but recall (recall/), which asks this area's store and meaning/ together (the
@@ -23,14 +24,23 @@ export function memoriesArea(ctx: AppContext, store: MemoriesStore, meaning: Mea
     start: () => expiry.start(),
     stop: () => expiry.stop(),
     handlers: {
-      storeMemory: async ({ body, caller }) => {
-        const { created, memory } = await memories.save(caller.mindId, body);
+      storeMemory: async ({ body, caller, headers, res }) => {
+        const { created, memory } = await memories.save(caller.mindId, body, headers['if-none-match'] === '*');
+        res.setHeader('ETag', memoryEtag(memory));
         return created ? { status: 201, body: memory } : { status: 200, body: memory };
       },
       memoryStats: async ({ caller }) => ({ status: 200, body: await memories.stats(caller.mindId) }),
-      getMemory: async ({ params, caller }) => ({ status: 200, body: await memories.get(caller.mindId, params.id) }),
+      getMemory: async ({ params, caller, res }) => {
+        const memory = await memories.get(caller.mindId, params.id);
+        res.setHeader('ETag', memoryEtag(memory));
+        return { status: 200, body: memory };
+      },
       memoryHistory: async ({ params, query, caller }) => ({ status: 200, body: await memories.history(caller.mindId, params.id, query) }),
-      updateMemory: async ({ params, body, caller }) => ({ status: 200, body: await memories.update(caller.mindId, params.id, body) }),
+      updateMemory: async ({ params, body, caller, headers, res }) => {
+        const memory = await memories.update(caller.mindId, params.id, body, headers['if-match']);
+        res.setHeader('ETag', memoryEtag(memory));
+        return { status: 200, body: memory };
+      },
       deleteMemory: async ({ params, caller }) => {
         await memories.delete(caller.mindId, params.id);
         return { status: 204, body: undefined };

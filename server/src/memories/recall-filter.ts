@@ -22,6 +22,8 @@ export interface RecallFilter {
   words: string[];
   category?: MemoryCategory;
   key?: string;
+  /** Only keys starting with it, every character compared as is. */
+  keyPrefix?: string;
   tags: string[];
   verified?: boolean;
   /** ISO timestamp: only memories changed at or after it. */
@@ -63,6 +65,16 @@ export function filterConditions(filter: RecallFilter, alias: string, params: Kn
   if (filter.key !== undefined) {
     conditions.push(rowHasKey ? `${alias}."key" = ?` : `EXISTS (SELECT 1 FROM memories k WHERE k.seq = ${alias}.seq AND k."key" = ?)`);
     params.push(filter.key);
+  }
+  if (filter.keyPrefix !== undefined) {
+    // SUBSTR counts characters (code points) on both databases; LIKE would need its wildcards escaped.
+    const startsWith = `SUBSTR(%s."key", 1, ?) = ?`;
+    conditions.push(
+      rowHasKey
+        ? startsWith.replace('%s', alias)
+        : `EXISTS (SELECT 1 FROM memories k WHERE k.seq = ${alias}.seq AND ${startsWith.replace('%s', 'k')})`,
+    );
+    params.push([...filter.keyPrefix].length, filter.keyPrefix);
   }
   if (filter.verified !== undefined) {
     conditions.push(`${alias}.verified = ?`);

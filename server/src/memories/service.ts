@@ -10,6 +10,7 @@ import { historyPage } from './history.js';
 import { NO_TIME_BOUNDS } from './rows.js';
 import type { MemoriesStore } from './store.js';
 import { expired, normalisedTimes, supersedeRefusal, type TimeFields, withTimes } from './time-rules.js';
+import { assertVersion, keyExists } from './version.js';
 
 export const REDACTED = '[redacted]';
 
@@ -52,22 +53,24 @@ export class MemoriesService {
   }
 
   /** Creates, or with a key that exists in the mind and category updates that memory. */
-  async save(mindId: string, body: StoreMemoryBody): Promise<{ created: boolean; memory: Memory }> {
+  /** `createOnly` (`If-None-Match: *`): a key that exists is refused instead of updated. */
+  async save(mindId: string, body: StoreMemoryBody, createOnly = false): Promise<{ created: boolean; memory: Memory }> {
     // Two concurrent stores of a new key (PostgreSQL): the loser's insert hits the unique index and
     // goes round again, now finding the winner's memory and updating it.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.write((trx) => this.storeIn(trx, mindId, body));
+        return await this.write((trx) => this.storeIn(trx, mindId, body, createOnly));
       } catch (err) {
         if (attempt >= 2 || !isUniqueViolation(err)) throw err;
       }
     }
   }
 
-  private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody) {
+  private async storeIn(trx: Trx, mindId: string, body: StoreMemoryBody, createOnly: boolean) {
     const now = this.now();
     const times = normalisedTimes(body);
     const existing = body.key === undefined ? undefined : await this.keyHolder(trx, mindId, body.category, body.key, now);
+    if (existing && createOnly) throw keyExists(body.category, existing.key ?? '');
     if (existing) {
       if (body.supersedes !== undefined) throw this.keyTaken(body.category, body.key ?? '');
       const memory = await this.apply(trx, mindId, existing, { content: body.content, tags: body.tags, source: body.source, ...times });
@@ -134,12 +137,15 @@ export class MemoriesService {
     return historyPage(this.ctx.db, this.store.history, { ...memory, mindId }, query, now, this.ctx.config.pageMaxBytes);
   }
 
-  async update(mindId: string, id: string, body: UpdateMemoryBody): Promise<Memory> {
+  /** `ifMatch` (`If-Match`): only when the memory is still that version (412 otherwise). */
+  async update(mindId: string, id: string, body: UpdateMemoryBody, ifMatch?: string): Promise<Memory> {
     try {
       return await this.write(async (trx) => {
         const now = this.now();
-        const existing = await this.store.find(trx, mindId, id, now);
+        // A conditional write locks what it compares, so a concurrent one waits and then sees the new version.
+        const existing = await (ifMatch === undefined ? this.store.find(trx, mindId, id, now) : this.store.findForUpdate(trx, mindId, id, now));
         if (!existing) throw ApiError.notFound('Memory');
+        assertVersion(existing, ifMatch);
         const category = body.category ?? existing.category;
         const key = body.key === undefined ? existing.key : body.key;
         if (key !== null && (category !== existing.category || key !== existing.key)) {

@@ -94,6 +94,15 @@ export class MemoriesStore {
     return row && this.rows.toMemory(row);
   }
 
+  /** `find`, with the row locked until the transaction ends (PostgreSQL; SQLite writes one at a time): a conditional write's read. */
+  async findForUpdate(conn: Conn, mindId: string, id: string, now: string): Promise<Memory | undefined> {
+    const params: Knex.RawBinding[] = [];
+    const row = await dialectOf(conn)
+      .forUpdate(conn<MemoryRow>('memories as m').where({ id, mind_id: mindId }).whereRaw(notExpired('m', now, params), params))
+      .first(...COLUMNS);
+    return row && this.rows.toMemory(row);
+  }
+
   async findByKey(conn: Conn, mindId: string, category: MemoryCategory, key: string): Promise<Memory | undefined> {
     const row = await conn<MemoryRow>('memories')
       .where({ mind_id: mindId, category, key })

@@ -32,6 +32,7 @@ export function searchFingerprint(filter: RecallFilter): string {
     filter.since ?? null,
     // Only when asked, so a cursor of a search without them reads as it always did.
     ...(filter.asOf !== undefined || filter.includePast ? [filter.asOf ?? null, filter.includePast ?? false] : []),
+    ...(filter.keyPrefix === undefined ? [] : [filter.keyPrefix]),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

@@ -191,6 +191,7 @@ async function nearestMemories(
   const filtered =
     filter.category !== undefined ||
     filter.key !== undefined ||
+    filter.keyPrefix !== undefined ||
     filter.tags.length > 0 ||
     filter.verified !== undefined ||
     filter.since ||

@@ -52,6 +52,7 @@ export class RecallService {
       words: [...new Set(searchWords(input.q ?? ''))],
       category: input.category,
       key: input.memory_key,
+      keyPrefix: input.memory_key_prefix,
       tags: input.tags === undefined ? [] : uniqueTags(Array.isArray(input.tags) ? input.tags : [input.tags]),
       verified: input.verified,
       since: input.since === undefined ? undefined : new Date(input.since).toISOString(),
