@@ -143,7 +143,9 @@ export class MemoriesService {
       return await this.write(async (trx) => {
         const now = this.now();
         // A conditional write locks what it compares, so a concurrent one waits and then sees the new version.
-        const existing = await (ifMatch === undefined ? this.store.find(trx, mindId, id, now) : this.store.findForUpdate(trx, mindId, id, now));
+        const existing = await (ifMatch === undefined
+          ? this.store.find(trx, mindId, id, now)
+          : this.store.findForUpdate(trx, mindId, id, now));
         if (!existing) throw ApiError.notFound('Memory');
         assertVersion(existing, ifMatch);
         const category = body.category ?? existing.category;

@@ -98,7 +98,11 @@ export class MemoriesStore {
   async findForUpdate(conn: Conn, mindId: string, id: string, now: string): Promise<Memory | undefined> {
     const params: Knex.RawBinding[] = [];
     const row = await dialectOf(conn)
-      .forUpdate(conn<MemoryRow>('memories as m').where({ id, mind_id: mindId }).whereRaw(notExpired('m', now, params), params))
+      .forUpdate(
+        conn<MemoryRow>('memories as m')
+          .where({ id, mind_id: mindId })
+          .whereRaw(notExpired('m', now, params), params),
+      )
       .first(...COLUMNS);
     return row && this.rows.toMemory(row);
   }

@@ -7,7 +7,20 @@ import { ApiError } from '../http/api-error.js';
  * same millisecond still differ, and a write that restores the same text gives the same version.
  */
 export function memoryEtag(memory: Memory): string {
-  const fields = [memory.id, memory.category, memory.key, memory.content, memory.tags, memory.source, memory.verified, memory.updated_at, memory.expires_at, memory.valid_from, memory.valid_to, memory.superseded_by];
+  const fields = [
+    memory.id,
+    memory.category,
+    memory.key,
+    memory.content,
+    memory.tags,
+    memory.source,
+    memory.verified,
+    memory.updated_at,
+    memory.expires_at,
+    memory.valid_from,
+    memory.valid_to,
+    memory.superseded_by,
+  ];
   return `"${createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 32)}"`;
 }
 
