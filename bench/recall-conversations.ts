@@ -29,7 +29,7 @@ async function waitEmbedded(client: Client, mindKeys: string[]): Promise<void> {
   throw new Error('the conversations were not embedded within 15 minutes');
 }
 
-interface StoredMind {
+export interface StoredMind {
   mindKey: string;
   /** Memory id -> turn id. */
   turnOf: Map<string, string>;
@@ -49,6 +49,18 @@ async function storeConversations(client: Client, conversations: Conversation[],
     minds.set(c.id, { mindKey, turnOf });
   });
   return minds;
+}
+
+/** Stores the conversations (a mind each) and waits until every turn is embedded; how long each took. */
+export async function storeAndEmbed(client: Client, conversations: Conversation[], indexes: number[]) {
+  const started = performance.now();
+  const minds = await storeConversations(client, conversations, indexes);
+  const storedSeconds = (performance.now() - started) / 1000;
+  await waitEmbedded(
+    client,
+    [...minds.values()].map((m) => m.mindKey),
+  );
+  return { minds, storedSeconds, embeddedSeconds: (performance.now() - started) / 1000 };
 }
 
 const label = (half: 'tuning' | 'report') => (half === 'tuning' ? 'tuning half (conversations 0-4)' : 'report half (5-9)');
@@ -76,14 +88,7 @@ export async function benchRecallConversations(kind: DatabaseKind, quick = false
   const indexes = quick ? QUICK : conversations.map((_, i) => i);
   const turnCount = indexes.reduce((n, i) => n + storedTurns(conversations[i]!).length, 0);
   return withMindService(kind, {}, async (server, client) => {
-    const started = performance.now();
-    const minds = await storeConversations(client, conversations, indexes);
-    const storedSeconds = (performance.now() - started) / 1000;
-    await waitEmbedded(
-      client,
-      [...minds.values()].map((m) => m.mindKey),
-    );
-    const embeddedSeconds = (performance.now() - started) / 1000;
+    const { minds, storedSeconds, embeddedSeconds } = await storeAndEmbed(client, conversations, indexes);
     const rows: Row[] = [];
     for (const mode of MODES) {
       const t = performance.now();

@@ -6,17 +6,7 @@
 //   node --import tsx bench/conversation-eval/evaluate.ts     textbook BM25's figures
 //
 // To try a ranking: `await evaluate((turns, q) => myRanking(turns, q.q))` (turns: id and stored content).
-import {
-  type Conversation,
-  KINDS,
-  type Kind,
-  loadConversations,
-  type Question,
-  REPORT,
-  type StoredTurn,
-  storedTurns,
-  TUNING,
-} from './data.js';
+import { type Conversation, KINDS, loadConversations, type Question, REPORT, type StoredTurn, storedTurns, TUNING } from './data.js';
 
 /** The first ids of the ranking (only the first five count); may be async (an HTTP recall). */
 export type Ranking = (turns: StoredTurn[], question: Question, conversation: Conversation) => string[] | Promise<string[]>;
@@ -24,8 +14,16 @@ export type Ranking = (turns: StoredTurn[], question: Question, conversation: Co
 export interface Figures {
   questions: number;
   hit5: number;
-  byKind: Record<Kind, { questions: number; hit5: number }>;
+  byKind: Record<string, { questions: number; hit5: number }>;
 }
+
+/** Which conversations form each half, and the kinds of question to report (another set than this one: bench/beam-eval). */
+export interface Split {
+  tuning: readonly number[];
+  report: readonly number[];
+  kinds: readonly string[];
+}
+export const GENERATED_SPLIT: Split = { tuning: TUNING, report: REPORT, kinds: KINDS };
 export interface HalfFigures {
   tuning: Figures;
   report: Figures;
@@ -34,38 +32,47 @@ export interface HalfFigures {
 export const K = 5;
 
 /** Tallies hits of questions into figures. */
-export function figuresOf(results: Array<{ kind: Kind; hit: boolean }>): Figures {
-  const byKind = Object.fromEntries(KINDS.map((k) => [k, { questions: 0, hit5: 0 }])) as Figures['byKind'];
+export function figuresOf(results: Array<{ kind: string; hit: boolean }>, kinds: readonly string[] = KINDS): Figures {
+  const byKind: Figures['byKind'] = Object.fromEntries(kinds.map((k) => [k, { questions: 0, hit5: 0 }]));
   let hits = 0;
   for (const r of results) {
-    byKind[r.kind].questions++;
+    byKind[r.kind] ??= { questions: 0, hit5: 0 };
+    const tally = byKind[r.kind]!;
+    tally.questions++;
     if (r.hit) {
-      byKind[r.kind].hit5++;
+      tally.hit5++;
       hits++;
     }
   }
-  for (const k of KINDS) byKind[k].hit5 = byKind[k].questions ? byKind[k].hit5 / byKind[k].questions : NaN;
+  for (const tally of Object.values(byKind)) tally.hit5 = tally.questions ? tally.hit5 / tally.questions : NaN;
   return { questions: results.length, hit5: results.length ? hits / results.length : NaN, byKind };
 }
 
 export const isHit = (question: Question, ids: string[]) => ids.slice(0, K).some((id) => question.evidence.includes(id));
 
 /** hit@5 of `rank` on the conversations at `indexes` (default: all), per half. */
-export async function evaluate(rank: Ranking, conversations = loadConversations(), indexes?: number[]): Promise<HalfFigures> {
-  const halves: Record<'tuning' | 'report', Array<{ kind: Kind; hit: boolean }>> = { tuning: [], report: [] };
+export async function evaluate(
+  rank: Ranking,
+  conversations = loadConversations(),
+  indexes?: number[],
+  split: Split = GENERATED_SPLIT,
+): Promise<HalfFigures> {
+  const halves: Record<'tuning' | 'report', Array<{ kind: string; hit: boolean }>> = { tuning: [], report: [] };
   for (const [i, c] of conversations.entries()) {
     if (indexes && !indexes.includes(i)) continue;
     const turns = storedTurns(c);
-    const half = TUNING.includes(i) ? halves.tuning : REPORT.includes(i) ? halves.report : undefined;
+    const half = split.tuning.includes(i) ? halves.tuning : split.report.includes(i) ? halves.report : undefined;
     if (!half) continue;
     for (const q of c.questions) half.push({ kind: q.kind, hit: isHit(q, await rank(turns, q, c)) });
   }
-  return { tuning: figuresOf(halves.tuning), report: figuresOf(halves.report) };
+  return { tuning: figuresOf(halves.tuning, split.kinds), report: figuresOf(halves.report, split.kinds) };
 }
 
 /** "0.589 (single-hop 0.637, temporal 0.659, multi-hop 0.391, open-domain 0.359; 1,000 q)". */
 export function describe(f: Figures): string {
-  const kinds = KINDS.map((k) => `${k} ${f.byKind[k].hit5.toFixed(3)}`).join(', ');
+  const kinds = Object.entries(f.byKind)
+    .map(([k, v]) => `${k} ${v.hit5.toFixed(3)}`)
+    .join(', ');
   return `${f.hit5.toFixed(3)} (${kinds}; ${f.questions.toLocaleString('en')} q)`;
 }
 
