@@ -9,7 +9,7 @@
 // Rules the document cannot state as a schema, so the generator knows them (each one is said in the
 // operation's description too):
 // - state: a path id must name a real resource of the caller (real ids are used); an install code,
-//   a login's password, a `next_cursor` (recall, chat search, tasks, scripts, commands, minds, computers), a chat `before` id and an export's `mind_id` must be real
+//   a login's password, a `next_cursor` (recall, a memory's history, chat search, tasks, scripts, commands, minds, computers), a chat `before` id and an export's `mind_id` must be real
 //   ones; e-mail addresses, webhook URLs, script names and memory keys unique; import ids, memory keys and script names unique
 //   within the document;
 // - the configuration: a webhook URL must not be the service itself (`http://127.0.0.1:9/...` is used);
@@ -353,6 +353,8 @@ describe('fuzz: every operation of docs/openapi.json', () => {
       else if (op.path.startsWith('/mind/task/')) params[name] = fresh ? await newTask() : ids.task;
       else if (op.path.startsWith('/memory/')) params[name] = fresh ? await newMemory() : ids.memory;
       else if (op.path.startsWith('/mind/scripts/')) params[name] = fresh ? await newScript() : ids.script;
+      else if (op.path.startsWith('/mind/chat/'))
+        params[name] = (await ok(post('/mind/chat', a.mindKey, { role: 'human', content: 'doomed' }), 201)).id!;
       else if (op.path.startsWith('/webhooks/')) params[name] = name === 'did' ? ids.delivery : fresh ? await newWebhook() : ids.webhook;
       else if (op.path.startsWith('/computers/me/')) params[name] = await sentCommand();
       else if (op.path.startsWith('/computers/')) {
@@ -407,6 +409,10 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         // Names are unique in a mind (409 otherwise).
         if (typeof body.name === 'string') body.name = `${body.name}-${unique()}`;
         break;
+      case 'storeMemory':
+        // `supersedes` must name a real memory of the mind that nothing superseded yet (404 / 409 otherwise).
+        delete body.supersedes;
+        break;
       case 'updateMemory':
         // A category and key are unique in a mind (409 otherwise).
         if (typeof body.key === 'string') body.key = `${body.key}-${unique()}`;
@@ -419,6 +425,7 @@ describe('fuzz: every operation of docs/openapi.json', () => {
         break;
       // Cursors are the service's own (`next_cursor`): a made-up one is a documented 400.
       case 'recallMemories':
+      case 'memoryHistory':
       case 'searchChat':
       case 'listTasks':
       case 'listScripts':

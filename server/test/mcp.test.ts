@@ -15,6 +15,7 @@ const TOOL_NAMES = [
   'update_memory',
   'delete_memory',
   'memory_stats',
+  'memory_history',
   'list_tasks',
   'create_task',
   'get_task',
