@@ -1,66 +1,29 @@
-// Memories over time: keyword recall over 100,000 memories of which half are expired or past, and the
-// statements a write with `supersedes` costs next to a plain write.
+// Memories over time: keyword recall over 100,000 memories of which half are expired or past (the
+// statements of a write with `supersedes`: server/test/memories.time-statements.test.ts).
 //   node --import tsx bench/memories-time.ts   (BENCH_QUICK=1 for 10,000 memories; DATABASE_URL: also PostgreSQL)
 //   BENCH_PLAIN=1: every memory current (the run to compare with the commit before, which has no time fields).
 import { performance } from 'node:perf_hooks';
 import type { Memory } from '@mindservice/contract';
-import { openDatabase } from '../server/src/db/database.js';
-import { Cipher } from '../server/src/lib/cipher.js';
-import { loadConfig } from '../server/src/lib/config.js';
-import { newId } from '../server/src/lib/secrets.js';
-import { MemoriesStore } from '../server/src/memories/store.js';
 import { Client } from './lib/client.js';
 import { count, markdownTable, ms, percentile, type Row, row, sortNumbers } from './lib/report.js';
-import { createDataPlace, type DataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
+import { createDataPlace, type DatabaseKind, databaseKinds, startMindService } from './lib/servers.js';
 import { CATEGORIES, TextGenerator } from './lib/text.js';
+import { seed } from './memories.js';
 
 const TARGETS = { p50: 10, p99: 50 };
 const TOTAL = process.env.BENCH_QUICK ? 10_000 : 100_000;
 const QUERIES_PER_KIND = 200;
 const PLAIN = Boolean(process.env.BENCH_PLAIN);
 
-/** Of each four: two current, one expired an hour ago, one whose fact ended yesterday (unless PLAIN). */
-export async function seed(place: DataPlace, mindId: string, text: TextGenerator): Promise<number> {
-  const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
-  const db = openDatabase(config);
-  const store = new MemoriesStore(Cipher.fromConfig(config));
-  const started = performance.now();
-  const t0 = Date.now() - TOTAL * 1000;
+/** Of each run of every category: two current, one expired an hour ago, one whose fact ended yesterday (unless PLAIN). */
+function timesOf(): (n: number) => Partial<Memory> {
   const hourAgo = new Date(Date.now() - 3600_000).toISOString();
   const yesterday = new Date(Date.now() - 86_400_000).toISOString();
-  try {
-    await db.transaction(async (trx) => {
-      for (let done = 0; done < TOTAL; ) {
-        const batch: Memory[] = [];
-        for (let i = 0; i < 2000 && done < TOTAL; i++, done++) {
-          const at = new Date(t0 + done * 1000).toISOString();
-          // By runs of every category, so each category (and tag, and word) is half current too.
-          const kind = PLAIN ? 0 : Math.floor(done / CATEGORIES.length) % 4;
-          batch.push({
-            id: newId(),
-            category: CATEGORIES[done % CATEGORIES.length]!,
-            key: done % 10 === 0 ? `key-${done}` : null,
-            content: text.sentence(),
-            tags: [text.word(), text.word()],
-            verified: done % 20 === 0,
-            verified_at: done % 20 === 0 ? at : null,
-            source: null,
-            created_at: at,
-            updated_at: at,
-            expires_at: kind === 1 ? hourAgo : null,
-            valid_from: null,
-            valid_to: kind === 3 ? yesterday : null,
-            superseded_by: null,
-          });
-        }
-        await store.insertMany(trx, mindId, batch);
-      }
-    });
-    if (config.databaseUrl) await db.raw('ANALYZE');
-  } finally {
-    await db.destroy();
-  }
-  return (performance.now() - started) / 1000;
+  return (n) => {
+    // By runs of every category, so each category (and tag, and word) is half current too.
+    const kind = PLAIN ? 0 : Math.floor(n / CATEGORIES.length) % 4;
+    return kind === 1 ? { expires_at: hourAgo } : kind === 3 ? { valid_to: yesterday } : {};
+  };
 }
 
 async function benchTime(kind: DatabaseKind): Promise<Row[]> {
@@ -70,7 +33,7 @@ async function benchTime(kind: DatabaseKind): Promise<Row[]> {
   const text = new TextGenerator(42);
   try {
     const mind = await client.newMind('bench-memories-time');
-    const seedSeconds = await seed(place, mind.id, text);
+    const seedSeconds = await seed(place, mind.id, TOTAL, text, timesOf());
     client.close();
     client = new Client(server.url);
     const kinds: Record<string, () => string> = {

@@ -32,8 +32,17 @@ const TARGETS = { p50: 15, p99: 60, keywordP50: 10, keywordP99: 50, writes: 2000
 /** Issue 32 holds PostgreSQL's recall to more than SQLite's (the scale-out path must not be the slow path). */
 const POSTGRES_TARGETS: typeof TARGETS = { ...TARGETS, p50: 10, p99: 50 };
 
-/** Writes `total` memories into the mind through the store, in one transaction. Answers the seconds taken. */
-export async function seed(place: DataPlace, mindId: string, total: number, text: TextGenerator): Promise<number> {
+/**
+ * Writes `total` memories into the mind through the store, in one transaction (`timesOf` gives the
+ * n-th its time fields). Answers the seconds taken.
+ */
+export async function seed(
+  place: DataPlace,
+  mindId: string,
+  total: number,
+  text: TextGenerator,
+  timesOf: (n: number) => Partial<Memory> = () => ({}),
+): Promise<number> {
   const config = loadConfig({ ...place.env, LOG_LEVEL: 'silent' });
   const db = openDatabase(config);
   const store = new MemoriesStore(Cipher.fromConfig(config));
@@ -58,6 +67,7 @@ export async function seed(place: DataPlace, mindId: string, total: number, text
             created_at: at,
             updated_at: at,
             ...NO_TIME_BOUNDS,
+            ...timesOf(done),
           });
         }
         await store.insertMany(trx, mindId, batch);

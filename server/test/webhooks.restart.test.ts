@@ -36,7 +36,7 @@ describe('webhooks: durable delivery across a crash', () => {
     // same hook), so it does not depend on any other area's routes.
     const db = openDatabase(loadConfig({ MIND_DATA_DIR: dataDir }));
     const recorder = new EventRecorder(systemClock);
-    recorder.addHook(async (trx, event) => void (await queueDeliveries(trx, event)));
+    recorder.addHook(async (trx, events) => void (await queueDeliveries(trx, events)));
     const record = (mindId: string, n: number) => db.transaction((trx) => recorder.record(trx, mindId, 'task.created', { n }));
 
     try {

@@ -1,6 +1,7 @@
 import type { EventName, Memory, MemoryHistory, StoreMemoryBody, UpdateMemoryBody } from '@mindservice/contract';
 import type { AppContext } from '../core/context.js';
 import type { Trx } from '../db/database.js';
+import type { ChangeParts } from '../events/recorder.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { type BatchedWork, WriteBatcher } from '../db/write-batch.js';
 import { ApiError } from '../http/api-error.js';
@@ -95,20 +96,28 @@ export class MemoriesService {
       times,
     );
     const insert = this.store.insertParts(trx, mindId, memory);
-    if (insert) await this.ctx.events.record(trx, mindId, 'memory.created', eventData(memory), insert);
+    if (body.supersedes !== undefined) {
+      if (!insert) await this.store.insert(trx, mindId, memory);
+      await this.supersede(trx, mindId, body.supersedes, memory, now, insert);
+    } else if (insert) await this.ctx.events.record(trx, mindId, 'memory.created', eventData(memory), insert);
     else {
       await this.store.insert(trx, mindId, memory);
       await this.record(trx, mindId, 'memory.created', memory);
     }
-    if (body.supersedes !== undefined) await this.supersede(trx, mindId, body.supersedes, memory.id, now);
     return { created: true, memory };
   }
 
-  /** The old memory ends now and points to its successor, in the successor's transaction; refused, nothing is written. */
-  private async supersede(trx: Trx, mindId: string, oldId: string, newId: string, now: string) {
-    const old = await this.store.supersede(trx, mindId, oldId, newId, now);
+  /**
+   * The old memory ends now and points to its successor, in the successor's transaction (with its
+   * insert where the database can); both events in one go. Refused, nothing is written.
+   */
+  private async supersede(trx: Trx, mindId: string, oldId: string, successor: Memory, now: string, insert?: ChangeParts) {
+    const old = await this.store.supersede(trx, mindId, oldId, successor.id, now, insert);
     if (!old) throw await supersedeRefusal(trx, mindId, oldId, now);
-    await this.record(trx, mindId, 'memory.updated', old);
+    await this.ctx.events.recordAll(trx, mindId, [
+      { type: 'memory.created', data: eventData(successor) },
+      { type: 'memory.updated', data: eventData(old) },
+    ]);
   }
 
   /**

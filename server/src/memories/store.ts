@@ -10,6 +10,8 @@ import { recallPage } from './recall-page.js';
 import { filterConditions, holdsAt, notExpired, type PagePosition, type RecallFilter, type RecallRow } from './recall-filter.js';
 import { COLUMNS, MemoryRows, type MemoryRow, prefixed, type ReadRow, SQLITE_COLUMNS, tagRows } from './rows.js';
 
+const QUOTED_COLUMNS = COLUMNS.map((c) => `"${c}"`).join(', ');
+
 /**
  * Memories, their tags and their keyword index (keyword-index.ts, the connection's database's);
  * a page of keyword recall is in recall-page.ts.
@@ -80,17 +82,29 @@ export class MemoriesStore {
   /**
    * `supersedes`: the mind's memory `oldId` gets superseded_by `newId` and valid_to `now` (unless it
    * ended earlier), in one statement that also tells whether it could. Answers it as it is now, or
-   * undefined when it is not the mind's, has expired or was superseded already.
+   * undefined when it is not the mind's, has expired or was superseded already. `insert` (the
+   * successor's insert as WITH parts, PostgreSQL) goes in the same statement: one round trip for both.
    */
-  async supersede(conn: Conn, mindId: string, oldId: string, newId: string, now: string): Promise<Memory | undefined> {
-    const [row] = await runSql<ReadRow>(
-      conn,
-      // One that was to hold only later never holds: it ends where it would have begun.
-      `UPDATE memories SET valid_to = CASE WHEN valid_to IS NOT NULL AND valid_to <= ? THEN valid_to
+  async supersede(
+    conn: Conn,
+    mindId: string,
+    oldId: string,
+    newId: string,
+    now: string,
+    insert?: ChangeParts,
+  ): Promise<Memory | undefined> {
+    // One that was to hold only later never holds: it ends where it would have begun.
+    const update = `UPDATE memories SET valid_to = CASE WHEN valid_to IS NOT NULL AND valid_to <= ? THEN valid_to
          WHEN valid_from IS NOT NULL AND valid_from > ? THEN valid_from ELSE ? END, superseded_by = ?
-       WHERE id = ? AND mind_id = ? AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) RETURNING ${COLUMNS.map((c) => `"${c}"`).join(', ')}`,
-      [now, now, now, newId, oldId, mindId, now],
-    );
+       WHERE id = ? AND mind_id = ? AND superseded_by IS NULL AND (expires_at IS NULL OR expires_at > ?) RETURNING ${QUOTED_COLUMNS}`;
+    const bindings = [now, now, now, newId, oldId, mindId, now];
+    const [row] = insert
+      ? await runSql<ReadRow>(
+          conn,
+          `WITH ${[...insert.parts, `superseded AS (${update})`].join(', ')} SELECT ${QUOTED_COLUMNS} FROM superseded`,
+          [...insert.bindings, ...bindings],
+        )
+      : await runSql<ReadRow>(conn, update, bindings);
     return row && this.rows.toMemory(row);
   }
 

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Migration } from '../db/migration.js';
 
 /**
@@ -68,4 +69,25 @@ export const timeMigrations: Migration[] = [
       for (const column of ['valid_to', 'valid_from', 'expires_at']) await db.raw(`ALTER TABLE memories_rank DROP COLUMN ${column}`);
     },
   },
+  {
+    // SQLite's newest-first walks (the common words' window, the newest page) check the time bounds
+    // in the recency indexes: a row expired or past costs no read of its table row.
+    name: '0702_memories_recency_time_sqlite',
+    onlyOn: ['sqlite'],
+    async up(db) {
+      await recencyIndexes(db, ['expires_at', 'valid_from', 'valid_to']);
+    },
+    async down(db) {
+      await recencyIndexes(db, []);
+    },
+  },
 ];
+
+/** The memories' recency indexes, with `timeColumns` (and the category the walk of every category checks) after their order. */
+async function recencyIndexes(db: Knex, timeColumns: string[]) {
+  const time = timeColumns.map((c) => `, ${c}`).join('');
+  await db.raw('DROP INDEX IF EXISTS memories_mind_recency');
+  await db.raw(`CREATE INDEX memories_mind_recency ON memories (mind_id, updated_at, id${time ? `, category${time}` : ''})`);
+  await db.raw('DROP INDEX IF EXISTS memories_mind_category_recency');
+  await db.raw(`CREATE INDEX memories_mind_category_recency ON memories (mind_id, category, updated_at, id${time})`);
+}

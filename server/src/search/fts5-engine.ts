@@ -209,8 +209,12 @@ export class Fts5Index {
       const matchParams = [matchAny(q.mindId, q.common), ...(q.ranked.length > 0 ? [matchAny(q.mindId, q.ranked)] : [])];
       const order = `ORDER BY m.${q.orderColumn} DESC, m.id DESC`;
       const where = `m.mind_id = ?${q.conditions.map((c) => ` AND ${c}`).join('')}`;
+      // The window's walk reads only an index where one holds the filtered columns, rows only for the
+      // matches; ordered by the walk's own columns, it stops at the page's last match (no sort of the window).
+      const walk = `SELECT m.seq, m.${q.orderColumn}, m.id FROM ${rows} m WHERE ${where} ${order} LIMIT ${COMMON_WORDS_WINDOW}`;
       const sql = window
-        ? `SELECT ${columns}, 0 AS score FROM (SELECT m.* FROM ${rows} m WHERE ${where} ${order} LIMIT ${COMMON_WORDS_WINDOW}) m WHERE ${match.join(' AND ')} ${order} LIMIT ?`
+        ? `SELECT ${columns}, 0 AS score FROM (${walk}) w CROSS JOIN ${rows} m ON m.seq = w.seq
+           WHERE ${match.map((c) => c.replaceAll('m.seq', 'w.seq')).join(' AND ')} ORDER BY w.${q.orderColumn} DESC, w.id DESC LIMIT ?`
         : `SELECT ${columns}, 0 AS score FROM ${rows} m WHERE ${where} AND ${match.join(' AND ')} ${order} LIMIT ?`;
       return (await conn.raw(sql, [q.mindId, ...q.conditionBindings, ...matchParams, q.limit])) as Array<Row & { score: number }>;
     };

@@ -24,8 +24,8 @@ export function webhooksArea(ctx: AppContext): Area<typeof contract.webhooks> {
 
   // Deliveries are written in the event's own transaction; only events that queued some wake the worker.
   const queued = new WeakSet<object>();
-  ctx.events.addHook(async (trx, event, enabled) => {
-    if ((await queueDeliveries(trx, event, enabled as EnabledWebhook[])) > 0) queued.add(event);
+  ctx.events.addHook(async (trx, events, enabled) => {
+    for (const event of await queueDeliveries(trx, events, enabled as EnabledWebhook[])) queued.add(event);
   }, enabledWebhooksRead);
   ctx.events.onCommitted((event) => {
     if (queued.delete(event)) worker.wake();

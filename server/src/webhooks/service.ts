@@ -150,16 +150,20 @@ export class WebhooksService {
 }
 
 /**
- * The event hook, inside the transaction of the change: one pending delivery per enabled webhook of
- * the mind whose patterns match. Returns how many were written.
+ * The event hook, inside the transaction of the change: one pending delivery per event and enabled
+ * webhook of the mind whose patterns match, in one insert. Returns the events that queued some.
  */
-export async function queueDeliveries(trx: Trx, event: RecordedEvent, enabled?: EnabledWebhook[]): Promise<number> {
-  const webhooks = enabled ?? (await enabledWebhooksOfMind(trx, event.mindId));
-  const rows = webhooks
-    .filter((w) => eventMatches(w.events, event.type))
-    .map((w) => pendingDelivery(w.id, { id: event.id, mindId: event.mindId, type: event.type }, event.createdAt));
+export async function queueDeliveries(trx: Trx, events: RecordedEvent[], enabled?: EnabledWebhook[]): Promise<RecordedEvent[]> {
+  if (events.length === 0) return [];
+  const webhooks = enabled ?? (await enabledWebhooksOfMind(trx, (events[0] as RecordedEvent).mindId));
+  const queued = events.filter((event) => webhooks.some((w) => eventMatches(w.events, event.type)));
+  const rows = queued.flatMap((event) =>
+    webhooks
+      .filter((w) => eventMatches(w.events, event.type))
+      .map((w) => pendingDelivery(w.id, { id: event.id, mindId: event.mindId, type: event.type }, event.createdAt)),
+  );
   await insertDeliveries(trx, rows);
-  return rows.length;
+  return queued;
 }
 
 /**

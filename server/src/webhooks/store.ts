@@ -101,11 +101,11 @@ export type EnabledWebhook = { id: string; events: string };
  */
 export const enabledWebhooksRead: EventRead = {
   sql: 'SELECT id, events FROM webhooks WHERE mind_id = ? AND enabled = ?',
-  bindings: (event) => [event.mindId, true],
+  bindings: (mindId) => [mindId, true],
 };
 
 export function enabledWebhooksOfMind(conn: Conn, mindId: string): Promise<EnabledWebhook[]> {
-  return runSql(conn, enabledWebhooksRead.sql, [mindId, true]);
+  return runSql(conn, enabledWebhooksRead.sql, enabledWebhooksRead.bindings(mindId));
 }
 
 export async function recordWebhookOutcome(
