@@ -68,6 +68,39 @@ describe('openai-agents: MindSession answers as MemorySession', () => {
     return { client: new MindClient({ baseUrl, mindKey, fetch: fetcher }), requests, mindKey };
   }
 
+  it('a scripted sequence of every call, on an empty session and at the edges, answers the same', async () => {
+    const { client: mind } = await client();
+    const reference = new MemorySession({ sessionId: 'scripted' });
+    const session = new MindSession({ client: mind, sessionId: 'scripted' });
+    const r = seeded(7);
+    const kinds = Array.from({ length: 5 }, (_, n) => item(r, n));
+    const script: Array<[string, (s: MemorySession | MindSession) => Promise<unknown>]> = [
+      ['getSessionId()', (s) => s.getSessionId()],
+      ['getItems() of nothing', (s) => s.getItems()],
+      ['getItems(0) of nothing', (s) => s.getItems(0)],
+      ['popItem() of nothing', (s) => s.popItem()],
+      ['clearSession() of nothing', (s) => s.clearSession()],
+      ['addItems([])', (s) => s.addItems([])],
+      ['addItems(one of each kind)', (s) => s.addItems(kinds)],
+      ['getItems()', (s) => s.getItems()],
+      ['getItems(1)', (s) => s.getItems(1)],
+      ['getItems(0)', (s) => s.getItems(0)],
+      ['getItems(-2)', (s) => s.getItems(-2)],
+      ['getItems(99)', (s) => s.getItems(99)],
+      ['popItem()', (s) => s.popItem()],
+      ['getItems(2)', (s) => s.getItems(2)],
+      ['addItems(again)', (s) => s.addItems(kinds.slice(0, 2))],
+      ['getItems()', (s) => s.getItems()],
+      ['clearSession()', (s) => s.clearSession()],
+      ['getItems() after clear', (s) => s.getItems()],
+      ['popItem() after clear', (s) => s.popItem()],
+    ];
+    for (const [call, run] of script) {
+      const expected = JSON.stringify(await run(reference));
+      assert.equal(JSON.stringify(await run(session)), expected, call);
+    }
+  });
+
   it('a seeded random sequence of 300 calls answers the same, and the items are the thread of GET /mind/chat', async () => {
     const { client: mind, mindKey } = await client();
     const reference = new MemorySession({ sessionId: 'session-1' });
