@@ -6,7 +6,10 @@
 //
 //   node --import tsx bench/recall-real.ts   (DATABASE_URL: also PostgreSQL; BENCH_QUICK=1: 4 conversations;
 //     RECALL_POINTS=<file>: each hit's mode, half, score and whether it answers, as JSON;
-//     RECALL_SET=generated: the same on bench/conversation-eval's generated set, the second report; RECALL_MODES=hybrid,...)
+//     RECALL_SET=generated: the same on bench/conversation-eval's generated set, the second report; RECALL_MODES=hybrid,...;
+//     RECALL_EMBEDDER=openai-fake: the service's openai path (MIND_EMBEDDINGS=openai, its fusion) on the local
+//     embedder's vectors, served by a fake OpenAI endpoint in this process; RECALL_EMBEDDINGS_URL, _MODEL and
+//     _KEY: the openai path on a real endpoint instead, see lib/recall-embedder.ts)
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { BEAM_KINDS, BEAM_REPORT, BEAM_TUNING, loadBeam } from './beam-eval/data.js';
@@ -14,6 +17,7 @@ import { type Conversation, KINDS, loadConversations, REPORT, storedTurns, TUNIN
 import { describe, evaluate, type Figures, figuresOf, isHit, K, type Split, textbookBm25 } from './conversation-eval/evaluate.js';
 import { storeAndEmbed } from './recall-conversations.js';
 import { type Row, row, runAlone } from './lib/report.js';
+import { type EmbedderPath, startEmbedderPath } from './lib/recall-embedder.js';
 import { type DatabaseKind, withMindService } from './lib/servers.js';
 
 const MODES = (process.env.RECALL_MODES?.split(',') ?? ['keyword', 'semantic', 'hybrid']) as Array<'keyword' | 'semantic' | 'hybrid'>;
@@ -69,7 +73,7 @@ function hitRows(name: string, kind: string, figures: Record<Half, Figures>): Ro
     });
 }
 
-function calibrationRows(mode: string, kind: string, points: ScoredHit[]): Row[] {
+function calibrationRows(mode: string, name: string, kind: string, points: ScoredHit[]): Row[] {
   return (['tuning', 'report'] as const).flatMap((half) => {
     const table = calibrationTable(points.filter((p) => p.mode === mode && p.half === half));
     if (table.every((b) => b.hits === 0)) return [];
@@ -81,17 +85,31 @@ function calibrationRows(mode: string, kind: string, points: ScoredHit[]): Row[]
       ]),
     );
     return [
-      row(`${SET_NAME}, ${mode}: score band -> share answering, first ${CALIBRATION_DEPTH} hits, ${label(half)}`, kind, text, figures),
+      row(`${SET_NAME}, ${name}: score band -> share answering, first ${CALIBRATION_DEPTH} hits, ${label(half)}`, kind, text, figures),
     ];
   });
 }
 
+/** The mode as row names give it: with the embedder path when vectors are used and it is not the local one. */
+const modeName = (mode: string, path: EmbedderPath) => (path.label && mode !== 'keyword' ? `${mode} (${path.label})` : mode);
+
 export async function benchRecallReal(kind: DatabaseKind, quick = false): Promise<Row[]> {
+  const path = await startEmbedderPath();
+  try {
+    return await recallThroughService(kind, quick, path);
+  } finally {
+    await path.close();
+  }
+}
+
+async function recallThroughService(kind: DatabaseKind, quick: boolean, path: EmbedderPath): Promise<Row[]> {
   const conversations = loadSet();
   const indexes = quick ? QUICK : conversations.map((_, i) => i);
   const turnCount = indexes.reduce((n, i) => n + storedTurns(conversations[i]!).length, 0);
-  return withMindService(kind, {}, async (server, client) => {
+  return withMindService(kind, path.env, async (server, client) => {
     const { minds, storedSeconds, embeddedSeconds } = await storeAndEmbed(client, conversations, indexes);
+    // Taken now: the questions are embedded by the same endpoint afterwards.
+    const fake = path.fakeStats();
     const rows: Row[] = [];
     const points: ScoredHit[] = [];
     for (const mode of MODES) {
@@ -121,18 +139,31 @@ export async function benchRecallReal(kind: DatabaseKind, quick = false): Promis
       process.stderr.write(
         `  ${mode}: ${results.tuning.length + results.report.length} recalls in ${((performance.now() - t) / 1000).toFixed(1)} s\n`,
       );
-      rows.push(...hitRows(mode, kind, { tuning: figuresOf(results.tuning, SPLIT.kinds), report: figuresOf(results.report, SPLIT.kinds) }));
-      rows.push(...calibrationRows(mode, kind, points));
+      rows.push(
+        ...hitRows(modeName(mode, path), kind, {
+          tuning: figuresOf(results.tuning, SPLIT.kinds),
+          report: figuresOf(results.report, SPLIT.kinds),
+        }),
+      );
+      rows.push(...calibrationRows(mode, modeName(mode, path), kind, points));
     }
     rows.push(
       ...hitRows('textbook BM25 (k1 1.2, b 0.75, in the bench)', kind, await evaluate(textbookBm25(), conversations, indexes, SPLIT)),
     );
+    const fakeText = fake
+      ? `; the fake endpoint: ${fake.texts.toLocaleString('en')} texts in ${fake.requests} requests, ${fake.encodeSeconds.toFixed(1)} s encoding`
+      : '';
     rows.push(
       row(
-        `${SET_NAME}: stored and embedded ${turnCount.toLocaleString('en')} turns in ${indexes.length} minds over HTTP`,
+        `${SET_NAME}: stored and embedded ${turnCount.toLocaleString('en')} turns in ${indexes.length} minds over HTTP${path.label ? ` (${path.label})` : ''}`,
         kind,
-        `stored in ${storedSeconds.toFixed(1)} s, embedded after ${embeddedSeconds.toFixed(1)} s; server RSS ${(server.rssBytes() / 1048576).toFixed(0)} MB`,
-        { stored_seconds: storedSeconds, embedded_seconds: embeddedSeconds, turns: turnCount },
+        `stored in ${storedSeconds.toFixed(1)} s, embedded after ${embeddedSeconds.toFixed(1)} s; server RSS ${(server.rssBytes() / 1048576).toFixed(0)} MB${fakeText}`,
+        {
+          stored_seconds: storedSeconds,
+          embedded_seconds: embeddedSeconds,
+          turns: turnCount,
+          ...(fake ? { fake_requests: fake.requests, fake_texts: fake.texts, fake_encode_seconds: fake.encodeSeconds } : {}),
+        },
       ),
     );
     if (process.env.RECALL_POINTS) writeFileSync(process.env.RECALL_POINTS, JSON.stringify(points));
