@@ -39,8 +39,8 @@ export const PostChatBody = z
 export const ChatSearchHit = ChatMessage.extend({
   score: z.number().openapi({
     description:
-      "Relevance; higher is better, comparable within one answer. keyword: BM25 over the mind's own messages (ts_rank on PostgreSQL); semantic: cosine similarity; hybrid: the fused score. Past the hybrid window, keyword hits follow with score 0.",
-    example: 0.0325,
+      "An estimate from 0 to 1 of how likely the message answers the question, as recall's `score` (the same curves: docs/memories.md); higher is better, monotone within one answer. Past the hybrid window, keyword hits follow with score 0.",
+    example: 0.42,
   }),
   match: z.enum(['keyword', 'semantic', 'both']).openapi({
     description: 'How it was found: by its words, by its meaning, or both.',

@@ -8,6 +8,7 @@ import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFing
 import { searchWords } from '../search/words.js';
 import { wordsOf } from '../search/word-lookup.js';
 import { lastStored, newestMessages, seqOf } from './store.js';
+import { blendLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
 
 export interface ChatSearchInput {
   q: string;
@@ -74,7 +75,8 @@ export class ChatSearch {
       ? await this.byMeaning(searcher, input.q.trim(), mode as 'hybrid' | 'semantic', filter, limit, at, signal)
       : await this.byKeyword(mindId, filter, limit, at.after);
     return {
-      messages: page.hits.map((h) => ({ ...h.message, score: h.score, match: h.match })),
+      // Keyword pages resume at a hit's BM25, so it becomes a likelihood only here; by meaning, rankWindow made it one.
+      messages: page.hits.map((h) => ({ ...h.message, score: byMeaning ? h.score : keywordLikelihood(h.score), match: h.match })),
       next_cursor: page.next ? encodeSearchCursor(fingerprint, page.next) : null,
     };
   }
@@ -168,8 +170,9 @@ export class ChatSearch {
     if (!ranked) {
       if (mode === 'semantic') return [];
       const extra = recent.filter((r) => r.holdsWords).map((r): Scored => ({ message: r.message, score: 0, match: 'keyword' }));
-      return [...windowed.map((h): Scored => ({ ...h, match: 'keyword' })), ...extra];
+      return [...windowed.map((h): Scored => ({ ...h, score: keywordLikelihood(h.score), match: 'keyword' })), ...extra];
     }
-    return ranked.map((r): Scored => ({ message: byId.get(r.id)!, score: r.score, match: r.match })).sort(byScore);
+    const likelihood = mode === 'semantic' ? similarityLikelihood : blendLikelihood;
+    return ranked.map((r): Scored => ({ message: byId.get(r.id)!, score: likelihood(r.score), match: r.match })).sort(byScore);
   }
 }

@@ -12,19 +12,20 @@ export type FusionOptions =
   /** Reciprocal rank fusion: sum of weight / (k + rank), rank from 1. */
   | { method: 'rrf'; k: number; keywordWeight: number }
   /**
-   * Weighted sum of scores brought to 0..1: the keyword score s squashed as s^p / (s^p + half^p)
-   * (absolute, not relative to the query's best: a question whose only matches are words like "what"
-   * or "take" scores a few BM25 points, one matching a memory's rare words 15 to 40; p > 1 keeps
-   * the first near 0 and the second near 1), and the cosine min-max scaled over the vector hits.
+   * Weighted sum of scores brought to 0..1: the keyword score s (BM25 relative to the question's best
+   * possible, search/bm25.ts questionScale) squashed as s^p / (s^p + half^p), p > 1 keeping matches on
+   * common words near 0 and those on most of the question's rare words near 1, and the cosine
+   * min-max scaled over the vector hits.
    */
   | { method: 'weighted'; keywordWeight: number; keywordHalf: number; keywordPower: number };
 
 /**
  * For embedders without the local re-ranking (an OpenAI-compatible service). Tuned on the tuning half
  * of bench/conversation-eval with the local embedder's vectors standing in (no such service is
- * reachable here): hit@5 0.617 (report half 0.648), against 0.487 with the earlier 0.7, 15, 3.
+ * reachable here), with raw BM25 (half 6); the half was carried to relative BM25 by the ratio of the
+ * two scales on those questions, not tuned again.
  */
-export const FUSION_DEFAULTS: FusionOptions = { method: 'weighted', keywordWeight: 0.7, keywordHalf: 6, keywordPower: 2 };
+export const FUSION_DEFAULTS: FusionOptions = { method: 'weighted', keywordWeight: 0.7, keywordHalf: 0.2, keywordPower: 2 };
 
 export function fuse(keyword: readonly Hit[], semantic: readonly Hit[], options: FusionOptions = FUSION_DEFAULTS): Hit[] {
   const scores = new Map<string, number>();

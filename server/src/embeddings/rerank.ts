@@ -53,11 +53,13 @@ export const RERANK_DEFAULTS: RerankOptions = {
   // Conversations want a strong keyword part, paraphrased facts do not: coverage lets a memory
   // holding most of the question's words keep it and one holding a single word lose it (the
   // measurements: docs/performance.md, "Where the tuning figures are").
-  alignWeight: 0.3,
+  // Tuned on real conversations (bench/beam-eval's tuning half): more alignment than this gains
+  // there but costs paraphrased questions (bench/recall-quality) much more.
+  alignWeight: 0.5,
   floor: 0.3,
   forwardShare: 1,
-  keywordWeight: 0.8,
-  // The keyword part is the relevance keyword answers show (search/bm25.ts).
+  keywordWeight: 0.6,
+  // The keyword part squashes relative BM25 (search/bm25.ts).
   keywordHalf: RELEVANCE_HALF,
   keywordPower: RELEVANCE_POWER,
   keywordCoverage: 3,
@@ -67,7 +69,7 @@ export const RERANK_DEFAULTS: RerankOptions = {
 export interface RerankCandidate {
   id: string;
   text: string;
-  /** The keyword score (SQLite -bm25(); 0 or absent when not a keyword hit). */
+  /** The keyword score (BM25 relative to the question's best possible, search/bm25.ts; 0 or absent when not a keyword hit). */
   keywordScore?: number;
   /** Cosine of the query's and the memory's vectors (absent when not a vector hit: computed here). */
   similarity?: number;

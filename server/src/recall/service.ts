@@ -6,7 +6,7 @@ import { itemsWithinBytes } from '../http/cursor.js';
 import type { RecallFilter } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
 import type { Asker, Meaning } from '../meaning/service.js';
-import { keywordRelevance } from '../search/bm25.js';
+import { blendLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
 import { searchWords } from '../search/words.js';
 import { decodeCursor, decodeMeaningCursor, encodeCursor, encodeMeaningCursor, searchFingerprint } from './cursor.js';
 import { recallByMeaning } from './hybrid.js';
@@ -104,11 +104,11 @@ export class RecallService {
     const fingerprint = searchFingerprint(filter);
     const after = cursor ? decodeCursor(cursor, fingerprint) : undefined;
     const rows = await this.memories.recall(this.ctx.db, mindId, filter, limit + 1, after);
-    const hits = rows.slice(0, limit).map((r) => ({ ...r.memory, score: keywordRelevance(r.score), match: 'keyword' as const }));
+    const hits = rows.slice(0, limit).map((r) => ({ ...r.memory, score: keywordLikelihood(r.score), match: 'keyword' as const }));
     // Ends early at the page's byte bound; the row past the page says whether a next page would hold any hit at min_score or above.
     const fit = itemsWithinBytes(hits, this.ctx.config.pageMaxBytes);
     const last = rows[fit - 1];
-    const more = rows.length > fit && keywordRelevance(rows[fit]!.score) >= minScore;
+    const more = rows.length > fit && keywordLikelihood(rows[fit]!.score) >= minScore;
     return atLeast(
       {
         memories: fit < hits.length ? hits.slice(0, fit) : hits,
@@ -133,6 +133,7 @@ export class RecallService {
     const position = cursor ? decodeMeaningCursor(cursor, fingerprint) : { offset: 0 };
     const vector = await this.meaning.queryVector(asker, q, signal);
     const sources = { conn: this.ctx.db, memories: this.memories, meaning: this.meaning };
+    const likelihood = mode === 'semantic' ? similarityLikelihood : blendLikelihood;
     const { hits, next } = await recallByMeaning(sources, asker.mindId, {
       mode,
       q,
@@ -144,7 +145,7 @@ export class RecallService {
       maxBytes: this.ctx.config.pageMaxBytes,
     });
     return {
-      memories: hits.map((r) => ({ ...r.memory, score: r.score, match: r.match })),
+      memories: hits.map((r) => ({ ...r.memory, score: likelihood(r.score), match: r.match })),
       next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,
     };
   }

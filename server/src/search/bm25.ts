@@ -2,11 +2,14 @@ import type { Knex } from 'knex';
 
 /**
  * BM25's parameters, the same on SQLite and PostgreSQL, for memories and chat. k1 is the textbook
- * 1.2; b is 0.3, not 0.75: memories are short and their lengths vary little in meaning (a long turn
- * of a conversation is not less about each of its words). How it was chosen: docs/performance.md.
+ * 1.2; b is 1, full length normalisation: in real conversations a long turn holds every question's
+ * words once and crowded out the short turn that states the fact. How it was chosen: docs/performance.md.
  */
 export const BM25_K1 = 1.2;
-export const BM25_B = 0.3;
+export const BM25_B = 1;
+
+/** BM25's length factor, k1 · (1 - b + b · length / average); `ratio` is SQL for length / average. */
+export const lengthNorm = (ratio: string) => `${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${ratio})`;
 
 /**
  * The textbook IDF, ln(1 + (N - n + 0.5) / (n + 0.5)): always positive, so a word in most of a
@@ -16,17 +19,22 @@ export const bm25Idf = (texts: number, holding: number) =>
   // A write between reading the statistics and the counts may leave a count above the total.
   Math.log(1 + (Math.max(texts, holding) - holding + 0.5) / (holding + 0.5));
 
-/** The BM25 score whose relevance is one half (a match on about two of a mind's rarer words), and the curve's power. */
-export const RELEVANCE_HALF = 8;
-export const RELEVANCE_POWER = 3;
+/**
+ * What the terms' weights (IDFs) are divided by: the best BM25 the question could have in the mind,
+ * each of its terms in a single text (the highest IDF) once, at average length. A text's score is
+ * then BM25 relative to that (1 for a text holding every word of a question of rare words; near 0
+ * for one holding words most texts hold), whatever the question's length and the mind's size (which
+ * move raw BM25 from about 1 to 50). Pages keep their order (one factor per question);
+ * score-calibration.ts maps it to the likelihood of answering.
+ */
+export const questionScale = (terms: number, texts: number) => terms * bm25Idf(Math.max(texts, 1), 1);
 
 /**
- * A keyword hit's `score` as answers show it: BM25 brought to 0..1 as s³ / (s³ + 8³), monotone and
- * the same for every query and every mind's size, so `min_score` means one thing everywhere (the
- * re-ranking by meaning squashes the same way). Pages are ordered and resumed by BM25 itself.
+ * The re-ranking's keyword part squashes the relative BM25 as s³ / (s³ + half³): one half at a
+ * relative score of 0.4 (a question's rarer half of words, or all of them in a long text).
  */
-export const keywordRelevance = (bm25: number) =>
-  bm25 <= 0 ? 0 : bm25 ** RELEVANCE_POWER / (bm25 ** RELEVANCE_POWER + RELEVANCE_HALF ** RELEVANCE_POWER);
+export const RELEVANCE_HALF = 0.25;
+export const RELEVANCE_POWER = 3;
 
 /**
  * An occurrence of a variant of a question's word (word-variants.ts: "tyres" for "tires") counts

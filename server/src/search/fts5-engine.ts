@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { type Conn, runSql } from '../db/database.js';
 import { type BeforeCommit, beforeCommit } from '../db/write-batch.js';
-import { BM25_B as B, BM25_K1 as K1, bm25Idf, type RankedQuery, VARIANT_WEIGHT } from './bm25.js';
+import { BM25_K1 as K1, bm25Idf, lengthNorm, type RankedQuery, questionScale, VARIANT_WEIGHT } from './bm25.js';
 import { COMMON_WORDS_WINDOW } from './common-words.js';
 import { documentLength, indexedText, mindPrefix } from './words.js';
 
@@ -149,7 +149,8 @@ export class Fts5Index {
 
   /**
    * One page ranked by BM25 with the mind's own statistics and each text's length (the ranking
-   * row's `words`): FTS5's formula (bm25() in fts5_aux.c) with this mind's numbers. A word's
+   * row's `words`): FTS5's formula (bm25() in fts5_aux.c) with this mind's numbers, relative to the
+   * question's own scale (bm25.ts questionScale). A word's
    * occurrences per text come from the 'instance' vocabulary by the prefixed word, so only the
    * mind's postings are read, grouped once by text; rows are matched to the mind and the filters
    * before the limit; only the page's rows are read, with `columns` (SQL over `m`).
@@ -161,7 +162,8 @@ export class Fts5Index {
     const terms = [...new Set(termsOf.flat())];
     const frequencies = termsOf.map((group, i) => `${termFrequency(group)} AS f${i}`).join(', ');
     const weightedSum = q.groups.map((_, i) => `? * f${i} * ${K1 + 1} / (f${i} + norm)`).join(' + ');
-    const weights = q.groups.map((group) => bm25Idf(stats.texts, holdingTerm(stats, group)));
+    const scale = questionScale(q.groups.length, stats.texts);
+    const weights = q.groups.map((group) => bm25Idf(stats.texts, holdingTerm(stats, group)) / scale);
     // In the order of the placeholders in the statement.
     const params: Knex.RawBinding[] = [...weights, stats.averageWords, ...termsOf.flat(), ...terms, q.mindId, ...q.conditionBindings];
     let position = '';
@@ -174,7 +176,7 @@ export class Fts5Index {
       `WITH hits AS MATERIALIZED (
          SELECT * FROM (
            SELECT seq, ${order}, id, (${weightedSum}) * boost AS score FROM (
-             SELECT r.seq, r.${order}, r.id, ${q.boost} AS boost, o.*, ${K1} * (${1 - B} + ${B} * r.words / ?) AS norm
+             SELECT r.seq, r.${order}, r.id, ${q.boost} AS boost, o.*, ${lengthNorm('r.words * 1.0 / ?')} AS norm
              FROM (SELECT v.doc, ${frequencies} FROM ${vocabulary} v WHERE v.term IN (${placeholders(terms.length)}) GROUP BY v.doc) o
              JOIN ${rank} r ON r.seq = o.doc
              WHERE r.mind_id = ?${q.conditions.map((c) => ` AND ${c}`).join('')})

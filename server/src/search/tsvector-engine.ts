@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Conn } from '../db/database.js';
-import { BM25_B, BM25_K1, type RankedQuery, VARIANT_WEIGHT } from './bm25.js';
+import { BM25_K1, lengthNorm, type RankedQuery, VARIANT_WEIGHT } from './bm25.js';
 import { COMMON_WORD_MIN_TEXTS, COMMON_WORDS_WINDOW, type SplitTerms, splitByCommonness } from './common-words.js';
 
 /** Words are letters and digits only (words.ts), so they are safe as tsquery terms. */
@@ -59,8 +59,10 @@ export class TsvectorIndex {
     bindings.push(...q.conditionBindings, q.mindId, tsqueryOf([...new Set(q.groups.flat())]), q.mindId);
     const holding = q.groups.map((_, i) => `count(*) FILTER (WHERE f${i} > 0)::float8 AS d${i}`).join(', ');
     const idf = (i: number) => `ln(1 + (greatest(mind.n, d${i}) - d${i} + 0.5) / (d${i} + 0.5))`;
-    const norm = `${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * len / mind.average)`;
+    const norm = lengthNorm('len / mind.average');
     const sum = q.groups.map((_, i) => `${idf(i)} * f${i} * ${BM25_K1 + 1} / (f${i} + ${norm})`).join(' + ');
+    // Relative to the question's best possible score, as on SQLite (bm25.ts questionScale).
+    const scale = `${q.groups.length} * ln(1 + (greatest(mind.n, 1) - 0.5) / 1.5)`;
     let position = '';
     if (q.after) {
       position = 'WHERE score < ? OR (score = ? AND (at < ? OR (at = ? AND id < ?)))';
@@ -85,7 +87,7 @@ export class TsvectorIndex {
          FROM ${tables.stats} s WHERE s.mind_id = ?
        ), holding AS MATERIALIZED (SELECT ${holding} FROM hits)
        SELECT seq, score FROM (
-         SELECT seq, at, id, (${sum}) * boost AS score FROM hits, mind, holding WHERE wanted
+         SELECT seq, at, id, (${sum}) / (${scale}) * boost AS score FROM hits, mind, holding WHERE wanted
        ) scored ${position}
        ORDER BY score DESC, at DESC, id DESC LIMIT ?`,
       bindings as Knex.RawBinding[],

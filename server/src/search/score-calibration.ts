@@ -1,0 +1,77 @@
+/**
+ * What a hit's `score` says: an estimate of the chance that it answers the question, from the
+ * ranking's own evidence through a monotone curve fitted on the tuning halves of the real (BEAM) and
+ * the generated conversation sets, each weighing the same (bench/fit-calibration.ts; the fit and its
+ * table: docs/performance.md). Each curve is straight between its [evidence, likelihood] knots and
+ * flat past the last; monotone, so pages keep their order and `min_score` ends a page.
+ */
+type Knots = ReadonlyArray<readonly [number, number]>;
+
+/** Keyword: BM25 relative to the question's best possible score (bm25.ts questionScale). */
+export const KEYWORD_KNOTS: Knots = [
+  [0, 0],
+  [0.036, 0],
+  [0.102, 0.016],
+  [0.172, 0.047],
+  [0.235, 0.098],
+  [0.3, 0.131],
+  [0.4, 0.244],
+  [0.5, 0.337],
+  [0.6, 0.557],
+  [0.7, 0.575],
+  [0.778, 0.575],
+  [1, 0.85],
+];
+
+/** Semantic: the cosine of the question's and the memory's vectors. */
+export const SIMILARITY_KNOTS: Knots = [
+  [0, 0],
+  [0.389, 0.023],
+  [0.465, 0.037],
+  [0.553, 0.05],
+  [0.637, 0.06],
+  [0.7, 0.071],
+  [0.719, 0.088],
+  [0.8, 0.088],
+  [0.85, 0.113],
+  [0.9, 0.133],
+  [0.919, 0.133],
+  [1, 0.85],
+];
+
+/** Hybrid: the re-ranking's (or the fusion's) 0..1 blend of keyword and meaning. */
+export const BLEND_KNOTS: Knots = [
+  [0, 0],
+  [0.219, 0.027],
+  [0.275, 0.036],
+  [0.3, 0.07],
+  [0.31, 0.095],
+  [0.391, 0.195],
+  [0.4, 0.247],
+  [0.5, 0.333],
+  [0.6, 0.349],
+  [0.8, 0.473],
+  [0.9, 0.476],
+  [0.917, 0.746],
+  // Past the data: a question made of a memory's own words blends to about 0.95 (the re-ranking's
+  // alignment counts an exact word 0.8), and scores 0.85 from there, as in the other modes.
+  [0.95, 0.85],
+];
+
+function along(knots: Knots, x: number): number {
+  if (!(x > knots[0]![0])) return knots[0]![1];
+  for (let i = 1; i < knots.length; i++) {
+    const [x1, y1] = knots[i]!;
+    if (x <= x1) {
+      const [x0, y0] = knots[i - 1]!;
+      return y0 + ((y1 - y0) * (x - x0)) / (x1 - x0);
+    }
+  }
+  return knots.at(-1)![1];
+}
+
+const rounded = (p: number) => Math.round(p * 1000) / 1000;
+
+export const keywordLikelihood = (relativeBm25: number) => rounded(along(KEYWORD_KNOTS, relativeBm25));
+export const similarityLikelihood = (cosine: number) => rounded(along(SIMILARITY_KNOTS, cosine));
+export const blendLikelihood = (blend: number) => rounded(along(BLEND_KNOTS, blend));

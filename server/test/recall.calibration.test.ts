@@ -1,0 +1,100 @@
+// A hit's score estimates how likely it answers the question (search/score-calibration.ts): the
+// same for the same match whatever the mind's size and the question's length, within 0..1, and the
+// documented min_score values keep a question's own memory.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { type TestService, useService } from './harness.js';
+
+type Answer = { memories: Array<{ id: string; content: string; score: number; match: string }> };
+
+// Texts of about the same length (8 words that are not stop words), as a mind's notes often are.
+const OWN = 'Priya adopted a ginger kitten called Marmalade from the shelter in Leeds';
+const OTHERS = [
+  'The quarterly budget review moved to Thursday afternoon with finance and legal',
+  'Tomasz repaired the garden fence behind the shed after Sunday storm',
+];
+
+async function mindWith(svc: TestService, contents: string[]) {
+  const m = await svc.mind();
+  for (let i = 0; i < contents.length; i += 25) {
+    await Promise.all(
+      contents.slice(i, i + 25).map((content) => svc.http.post('/memory').set(m.auth).send({ category: 'fact', content }).expect(201)),
+    );
+  }
+  // Recall by meaning finds a memory once the background worker embedded it.
+  for (let waited = 0; ; waited += 100) {
+    const stats = (await svc.http.get('/memory/stats').set(m.auth).expect(200)).body as { pending_embeddings?: number };
+    if (!stats.pending_embeddings) break;
+    assert.ok(waited < 60_000, 'embedded within a minute');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return async (q: string, mode = 'keyword', extra: Record<string, string> = {}) =>
+    (
+      await svc.http
+        .get('/memory/recall')
+        .query({ q, mode, ...extra })
+        .set(m.auth)
+        .expect(200)
+    ).body as Answer;
+}
+
+/** Filler in the words of everyday notes, none of the question's rarer words. */
+const filler = (n: number) => Array.from({ length: n }, (_, i) => `Note ${i}: team met day ${i % 31} about invoices, travel, printer`);
+
+describe('recall: scores that mean the same everywhere', () => {
+  const svc = useService({ MIND_EMBEDDINGS: 'off' });
+
+  test("a question made of a memory's own words scores at least 0.8, the same in a mind of 3 memories and of 1,503", async () => {
+    const small = await mindWith(svc, [OWN, ...OTHERS]);
+    const large = await mindWith(svc, [OWN, ...OTHERS, ...filler(1500)]);
+    const [a, b] = [(await small(OWN)).memories[0]!, (await large(OWN)).memories[0]!];
+    assert.equal(a.content, OWN);
+    assert.equal(b.content, OWN);
+    assert.ok(a.score >= 0.8 && a.score <= 1, `score ${a.score} within 0.8..1`);
+    assert.ok(Math.abs(a.score - b.score) <= 0.03, `3 memories: ${a.score}, 1,503: ${b.score}`);
+  });
+
+  test("a short and a long question of the memory's own words score alike; a question sharing one word scores lower", async () => {
+    const recall = await mindWith(svc, [OWN, ...OTHERS, ...filler(50)]);
+    const long = (await recall(OWN)).memories[0]!;
+    const short = (await recall('ginger kitten Marmalade')).memories[0]!;
+    const weak = (await recall('kitten budget fence printer invoices')).memories.find((m) => m.content === OWN)!;
+    assert.equal(short.content, OWN);
+    assert.ok(Math.abs(long.score - short.score) <= 0.05, `long question ${long.score}, short ${short.score}`);
+    assert.ok(weak.score < short.score, `one shared word ${weak.score} below all of them ${short.score}`);
+  });
+
+  test('min_score 0.5, the documented example, keeps the memory a question is made of and drops weak matches', async () => {
+    const recall = await mindWith(svc, [OWN, ...OTHERS, ...filler(50)]);
+    const kept = await recall('ginger kitten Marmalade shelter', 'keyword', { min_score: '0.5' });
+    assert.deepEqual(
+      kept.memories.map((m) => m.content),
+      [OWN],
+    );
+    const weak = await recall('printer', 'keyword', { min_score: '0.5' });
+    assert.equal(weak.memories.length, 0, `a word in every note is no answer: ${JSON.stringify(weak.memories.map((m) => m.score))}`);
+  });
+});
+
+describe('recall: scores by meaning (local embedder)', () => {
+  const svc = useService({ MIND_EMBEDDINGS: 'local' });
+
+  for (const mode of ['hybrid', 'semantic']) {
+    test(`${mode}: a question made of a memory's own words scores at least 0.8, in a mind of 3 memories and of 203`, async () => {
+      const small = await mindWith(svc, [OWN, ...OTHERS]);
+      const large = await mindWith(svc, [OWN, ...OTHERS, ...filler(200)]);
+      for (const recall of [small, large]) {
+        const [first] = (await recall(OWN, mode)).memories;
+        assert.equal(first?.content, OWN);
+        assert.ok(first.score >= 0.8 && first.score <= 1, `${mode} score ${first.score} within 0.8..1`);
+      }
+    });
+  }
+
+  test('hybrid: a question sharing one word with a memory scores under 0.5, the documented cut-off', async () => {
+    const recall = await mindWith(svc, [OWN, ...OTHERS, ...filler(50)]);
+    const weak = (await recall('kitten budget fence printer invoices', 'hybrid')).memories;
+    const own = weak.find((m) => m.content === OWN);
+    assert.ok(own && own.score < 0.5, `one shared word: ${own?.score}`);
+  });
+});
