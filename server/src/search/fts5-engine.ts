@@ -60,9 +60,12 @@ const prefixed = (mindId: string, words: string[]) => {
   return words.map((w) => prefix + w);
 };
 
-/** SQL counting a term's weighted occurrences among fts5vocab `instance` rows `v`: the word's, and VARIANT_WEIGHT of each variant's. */
+/**
+ * SQL for a term's presence among fts5vocab `instance` rows `v`: 1 for the word, VARIANT_WEIGHT for
+ * a variant only (bm25.ts: a term counts once, as a text's length counts distinct words).
+ */
 const termFrequency = (group: readonly unknown[]) =>
-  group.length === 1 ? 'sum(v.term = ?)' : `(sum(v.term = ?) + ${VARIANT_WEIGHT} * sum(v.term IN (${placeholders(group.length - 1)})))`;
+  group.length === 1 ? 'max(v.term = ?)' : `min(1, max(v.term = ?) + ${VARIANT_WEIGHT} * max(v.term IN (${placeholders(group.length - 1)})))`;
 
 /** An FTS5 query for any of the words, each a quoted term with the mind's prefix (never FTS5 syntax). */
 const matchAny = (mindId: string, words: string[]) =>

@@ -35,8 +35,8 @@ export class TsvectorIndex {
   /**
    * BM25 over one mind's rows, in one statement and one pass over the candidates (the row is the
    * ranking row `r`): the GIN index finds the mind's rows holding any term; for each the term's
-   * occurrences come from two columns kept with the row (presence in search_vector, counts above
-   * one in search_counts) and its length from search_words, without unnesting the vector; the
+   * presence comes from search_vector (a term counts once, bm25.ts; search_counts is no longer
+   * read) and its length from search_words, without unnesting the vector; the
    * mind's statistics are summed in the same statement, so they cannot disagree with the rows
    * ranked. Only `seq` and the page order leave the candidates: the caller reads the page's rows
    * (inHitOrder). The filters decide which candidates are hits, not the statistics (a term's
@@ -46,14 +46,14 @@ export class TsvectorIndex {
     const a = 'r';
     const tables = this.tables;
     const bindings: unknown[] = [];
-    // A term's occurrences: the word's, and half of each variant's.
+    // A term's presence (bm25.ts: counted once): 1 for the word, half for a variant only.
     const occurrences = q.groups.map((group, i) => {
       const parts = group.map((word, j) => {
-        bindings.push(word, word);
-        const count = `CASE WHEN ${a}.search_vector @@ to_tsquery('simple', ?) THEN coalesce((${a}.search_counts ->> ?)::float8, 1) ELSE 0 END`;
+        bindings.push(word);
+        const count = `CASE WHEN ${a}.search_vector @@ to_tsquery('simple', ?) THEN 1::float8 ELSE 0::float8 END`;
         return j === 0 ? count : `${VARIANT_WEIGHT} * ${count}`;
       });
-      return `(${parts.join(' + ')}) AS f${i}`;
+      return `${parts.length === 1 ? parts[0] : `least(1, ${parts.join(' + ')})`} AS f${i}`;
     });
     const wanted = q.conditions.length ? q.conditions.join(' AND ') : 'true';
     bindings.push(...q.conditionBindings, q.mindId, tsqueryOf([...new Set(q.groups.flat())]), q.mindId);
