@@ -11,7 +11,6 @@ export const BM25_B = 1;
 // text's length counts distinct words: a long turn that repeats a word no longer outweighs a short
 // one that says it once.
 
-
 /** BM25's length factor, k1 · (1 - b + b · length / average); `ratio` is SQL for length / average. */
 export const lengthNorm = (ratio: string) => `${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * ${ratio})`;
 

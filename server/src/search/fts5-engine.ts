@@ -65,7 +65,9 @@ const prefixed = (mindId: string, words: string[]) => {
  * a variant only (bm25.ts: a term counts once, as a text's length counts distinct words).
  */
 const termFrequency = (group: readonly unknown[]) =>
-  group.length === 1 ? 'max(v.term = ?)' : `min(1, max(v.term = ?) + ${VARIANT_WEIGHT} * max(v.term IN (${placeholders(group.length - 1)})))`;
+  group.length === 1
+    ? 'max(v.term = ?)'
+    : `min(1, max(v.term = ?) + ${VARIANT_WEIGHT} * max(v.term IN (${placeholders(group.length - 1)})))`;
 
 /** An FTS5 query for any of the words, each a quoted term with the mind's prefix (never FTS5 syntax). */
 const matchAny = (mindId: string, words: string[]) =>
