@@ -76,6 +76,28 @@ describe('recall: scores that mean the same everywhere', () => {
   });
 });
 
+describe('chat search: scores as recall gives them', () => {
+  const svc = useService({ MIND_EMBEDDINGS: 'off' });
+
+  test("a question made of a message's own words scores at least 0.8; one sharing a common word scores under 0.5", async () => {
+    const m = await svc.mind();
+    for (const content of [OWN, ...OTHERS, ...filler(50)]) {
+      await svc.http.post('/mind/chat').set(m.auth).send({ role: 'human', content }).expect(201);
+    }
+    const search = async (q: string) =>
+      (
+        (await svc.http.get('/mind/chat/search').query({ q, mode: 'keyword' }).set(m.auth).expect(200)).body as {
+          messages: Array<{ content: string; score: number }>;
+        }
+      ).messages;
+    const [own] = await search(OWN);
+    assert.equal(own?.content, OWN);
+    assert.ok(own.score >= 0.8 && own.score <= 1, `score ${own.score} within 0.8..1`);
+    const weak = await search('printer');
+    assert.ok(weak.length > 0 && weak.every((h) => h.score < 0.5), `a word in every message: ${weak.map((h) => h.score)}`);
+  });
+});
+
 describe('recall: scores by meaning (local embedder)', () => {
   const svc = useService({ MIND_EMBEDDINGS: 'local' });
 
