@@ -127,15 +127,15 @@ describe('memories: happy paths', () => {
     assert.deepEqual(last, { type: 'memory.deleted', data: { id: m.id, category: 'note', key: 'gone', content: 'ephemeral zebra' } });
   });
 
-  test('recall: a memory with the query word twice outranks one with it once; each hit has its score', async () => {
+  test('recall: a word counts once however often a memory repeats it, so the shorter memory outranks the longer; each hit has its score', async () => {
     const { store, recall } = await mind();
-    const once = await store({ category: 'note', content: 'the giraffe ate leaves by the river' });
-    const twice = await store({ category: 'note', content: 'giraffe giraffe ate leaves by the river' });
+    const repeats = await store({ category: 'note', content: 'giraffe giraffe giraffe ate green leaves beside the muddy river bank' });
+    const short = await store({ category: 'note', content: 'the giraffe by the river' });
     await store({ category: 'note', content: 'nothing about that animal here at all' });
     const { memories } = await recall({ q: 'giraffe' });
     assert.deepEqual(
       memories.map((m) => m.id),
-      [twice.id, once.id],
+      [short.id, repeats.id],
     );
     assert.ok(memories[0]!.score > memories[1]!.score && memories[1]!.score > 0);
   });
@@ -261,7 +261,7 @@ describe('memories: happy paths', () => {
     );
     const newestFirst = [...memories].reverse().map((m) => m.id);
 
-    // alpha is common (in every memory): the two with zebra lead, ranked by zebra (twice beats once).
+    // alpha is common (in every memory): the two with zebra lead, ranked by zebra (a word counts once: the shorter first).
     const first = await recall({ q: 'alpha zebra', limit: 5 });
     assert.deepEqual(
       first.memories.slice(0, 2).map((m) => m.content),
