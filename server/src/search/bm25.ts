@@ -34,7 +34,7 @@ export const questionScale = (terms: number, texts: number) => terms * bm25Idf(M
 
 /**
  * The re-ranking's keyword part squashes the relative BM25 as s³ / (s³ + half³): one half at a
- * relative score of 0.4 (a question's rarer half of words, or all of them in a long text).
+ * relative score of 0.25 (about a quarter of the best the question could score).
  */
 export const RELEVANCE_HALF = 0.25;
 export const RELEVANCE_POWER = 3;
