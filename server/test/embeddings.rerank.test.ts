@@ -41,6 +41,16 @@ describe("rerank: coverage of the question's words", () => {
     assert.equal(coverage([], wordsOf('summer')), 1);
   });
 
+  test('holding `enough` of a long question counts as holding all of it; a short question needs all its words', () => {
+    const terms = ['budget', 'trip', 'lisbon', 'hotel', 'flights', 'october'].map((w) => [w]);
+    assert.equal(coverage(terms, wordsOf('Lisbon trip: hotel booked.'), 3), 1);
+    assert.equal(coverage(terms, wordsOf('Lisbon trip: hotel booked.')), 0.5, 'without a cap: the share');
+    assert.equal(coverage(terms, wordsOf('The Lisbon trip.'), 3), 2 / 3);
+    const short = [['violin'], ['lessons']];
+    assert.equal(coverage(short, wordsOf('violin practice'), 3), 0.5, 'two words asked: one held is half');
+    assert.equal(coverage(short, wordsOf('violin lessons'), 3), 1);
+  });
+
   test('a text holds a word standing alone, as the index splits it', () => {
     for (const text of ['Winter tires, 4 of them.', 'Wintertires: café 4x winter2', 'Café au lait, winter tires']) {
       const holds = wordsOf(text);
@@ -111,6 +121,21 @@ describe('rerank by meaning (local word table)', () => {
     assert.equal(aligner.rerank(question, candidates, only)[0]!.id, 'all-words');
     const [first, second] = aligner.rerank(question, candidates, { ...only, keywordCoverage: 0 });
     assert.equal(first!.score, second!.score, 'without coverage the keyword scores tie');
+  });
+
+  test('in a long question, a hit holding three of its words keeps its keyword part; one word does not', () => {
+    // Conversations ask at length and answer with a few of the question's words.
+    const question = 'Can you remind me what budget we agreed for the Lisbon trip, hotel and flights in October?';
+    const candidates: RerankCandidate[] = [
+      { id: 'three-words', text: 'User: for the Lisbon trip the hotel should stay under 900 euros.', keywordScore: 0.4 },
+      { id: 'one-word', text: 'User: October is busy at work.', keywordScore: 0.4 },
+    ];
+    const only = { ...RERANK_DEFAULTS, keywordWeight: 1 };
+    const [best, worst] = aligner.rerank(question, candidates, only);
+    assert.equal(best!.id, 'three-words');
+    const full = aligner.rerank(question, [candidates[0]!], { ...only, keywordCoverage: 0 })[0]!.score;
+    assert.ok(Math.abs(best!.score - full) < 1e-9, `${best!.score} vs ${full}: three words count as the whole question`);
+    assert.ok(worst!.score < full / 10, `${worst!.score}`);
   });
 
   test('similarity is taken when given and computed when not; an empty window gives nothing', () => {

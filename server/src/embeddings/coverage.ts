@@ -6,14 +6,15 @@ export { wordsOf };
 
 /**
  * The share of the question's terms (each a word and its variants, word-variants.ts) among
- * `words`: a term counts 1 for the word itself, VARIANT_WEIGHT for a variant only.
+ * `words`: a term counts 1 for the word itself, VARIANT_WEIGHT for a variant only. Holding `enough`
+ * terms counts as holding the whole question: a long question's answer rarely repeats all of it.
  */
-export function coverage(terms: readonly string[][], holds: (word: string) => boolean): number {
+export function coverage(terms: readonly string[][], holds: (word: string) => boolean, enough = Number.POSITIVE_INFINITY): number {
   if (terms.length === 0) return 1;
   let held = 0;
   for (const [word, ...variants] of terms) {
     if (holds(word!)) held += 1;
     else if (variants.some(holds)) held += VARIANT_WEIGHT;
   }
-  return held / terms.length;
+  return Math.min(1, held / Math.min(terms.length, enough));
 }

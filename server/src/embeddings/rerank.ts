@@ -39,6 +39,8 @@ export interface RerankOptions {
    * re-ranked: for a memory its key, the start of its content and its tags); 0: off.
    */
   keywordCoverage: number;
+  /** Holding this many of the question's ranking words counts as full coverage (a long question's answer rarely holds all). */
+  coverageWords: number;
   /**
    * What the same word counts in the word alignment (1: as any perfect match). Below 1, the
    * alignment rewards related words more and repeats less of what the keyword part says already.
@@ -58,11 +60,14 @@ export const RERANK_DEFAULTS: RerankOptions = {
   alignWeight: 0.5,
   floor: 0.3,
   forwardShare: 1,
-  keywordWeight: 0.6,
+  keywordWeight: 0.55,
   // The keyword part squashes relative BM25 (search/bm25.ts).
   keywordHalf: RELEVANCE_HALF,
   keywordPower: RELEVANCE_POWER,
   keywordCoverage: 3,
+  // Three of a long question's words are as telling as all of them: the answering turn of a
+  // conversation holds a few, a note sharing one word with a paraphrased question still loses.
+  coverageWords: 3,
   exactWeight: 0.8,
 };
 
@@ -227,8 +232,18 @@ export class WordAligner {
     });
     const queryVector = this.encoder.encode(query);
     const density = windowDensity(vectors, n, dim, options.neighbours);
-    const { keywordWeight, keywordHalf, keywordPower, keywordCoverage, exactWeight, alignWeight, densityWeight, forwardShare, floor } =
-      options;
+    const {
+      keywordWeight,
+      keywordHalf,
+      keywordPower,
+      keywordCoverage,
+      coverageWords,
+      exactWeight,
+      alignWeight,
+      densityWeight,
+      forwardShare,
+      floor,
+    } = options;
     const cosine = candidates.map(
       (c, i) => (c.similarity ?? dot(queryVector, vectors.subarray(i * dim, (i + 1) * dim))) - densityWeight * density[i]!,
     );
@@ -243,7 +258,7 @@ export class WordAligner {
       const lifted = s > 0 ? s ** keywordPower : 0;
       let keyword = lifted / (lifted + halfPower);
       // Read from the text each time (cheap: wordsOf): kept in the memo, word sets would take the room of a third of its entries.
-      if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text)) ** keywordCoverage;
+      if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text), coverageWords) ** keywordCoverage;
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
         const { forward, backward } = this.align(q, this.bagOf(scope, c.text, known[i]!), floor, exactWeight);
