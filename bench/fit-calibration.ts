@@ -72,5 +72,6 @@ for (const mode of ['keyword', 'semantic', 'hybrid']) {
     const own = set.filter((p) => p.mode === mode && p.score > 0);
     for (const p of own) points.push({ x: p.score * EVIDENCE_SCALE[mode]!, y: p.answers ? 1 : 0, w: 1 / own.length });
   }
+  if (points.length === 0) continue;
   console.log(`${mode}: ${JSON.stringify(knotsFor(points, GRID[mode]!, BEYOND[mode]!))}`);
 }
