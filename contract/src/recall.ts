@@ -28,7 +28,7 @@ export const RecallMode = z.enum(['hybrid', 'keyword', 'semantic']).openapi('Rec
 export const RecallHit = Memory.extend({
   score: z.number().openapi({
     description:
-      "An estimate from 0 to 1 of how likely the hit answers the question, the same for every question length and every mind's size; higher is better, monotone within an answer. keyword: from BM25 relative to the question's best possible score (a memory holding every word of a question of rare words: about 0.85); semantic: from the cosine similarity; hybrid: from the re-ranking of both. Measured on long conversations, hits scoring 0.2-0.4 answered about a fifth to a third of the time, those scoring 0.4-0.6 three to five times in ten, a question made of a memory's own words scores about 0.85 in every mode (docs/memories.md has the table). With an empty `q`, recency order and score 0. `min_score` keeps hits at or above a score.",
+      "An estimate from 0 to 1 of how likely the hit answers the question, the same for every question length and every mind's size; higher is better, monotone within an answer. keyword: from BM25 relative to the question's best possible score (a memory holding every word of a question of rare words: about 0.85); semantic: from the cosine similarity; hybrid: from the re-ranking of both. Measured on long conversations, hits scoring 0.2-0.4 answered about a quarter to a half of the time, those scoring 0.4-0.6 three to six times in ten, a question made of a memory's own words scores about 0.85 in every mode (docs/memories.md has the table). With an empty `q`, recency order and score 0. `min_score` keeps hits at or above a score.",
     example: 0.62,
   }),
   match: z.enum(['keyword', 'semantic', 'both']).openapi({
