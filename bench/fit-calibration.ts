@@ -3,7 +3,8 @@
 // by isotonic regression (pool adjacent violators) over the tuning halves' hits, each set weighing
 // the same, then read at the evidence's quantiles as knots. The points come from bench/recall-real.ts
 // (RECALL_POINTS=<file>, once with RECALL_SET=generated) run with the curves set to the identity
-// (keyword [[0, 0], [2.5, 1]], so evidence = score × 2.5; the others [[0, 0], [1, 1]]).
+// (keyword [[0, 0], [2.5, 1]], so evidence = score × 2.5; the others [[0, 0], [1, 1]]; hybrid's evidence is
+// its blend less TRAIL_WEIGHT × how far it trails the answer's first hit, negative ones left out).
 //
 //   node --import tsx bench/fit-calibration.ts <points.json>...
 import { readFileSync } from 'node:fs';

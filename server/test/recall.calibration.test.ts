@@ -3,6 +3,7 @@
 // documented min_score values keep a question's own memory.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { BLEND_KNOTS, blendLikelihood } from '../src/search/score-calibration.js';
 import { type TestService, useService } from './harness.js';
 
 type Answer = { memories: Array<{ id: string; content: string; score: number; match: string }> };
@@ -113,10 +114,47 @@ describe('recall: scores by meaning (local embedder)', () => {
     });
   }
 
+  test('hybrid: paged two at a time, the scores are those of one page (each hit read against the same first hit)', async () => {
+    const recall = await mindWith(svc, [OWN, ...OTHERS, ...filler(30)]);
+    const q = 'ginger kitten team invoices printer travel';
+    const whole = (await recall(q, 'hybrid', { limit: '50' })).memories;
+    assert.ok(whole.length > 6, `${whole.length} hits`);
+    const paged: Answer['memories'] = [];
+    let cursor: string | undefined;
+    do {
+      const page = (await recall(q, 'hybrid', { limit: '2', ...(cursor ? { cursor } : {}) })) as Answer & { next_cursor: string | null };
+      paged.push(...page.memories);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && paged.length < whole.length);
+    assert.deepEqual(
+      paged.slice(0, whole.length).map((m) => [m.id, m.score]),
+      whole.map((m) => [m.id, m.score]),
+    );
+    for (let i = 1; i < whole.length; i++) assert.ok(whole[i - 1]!.score >= whole[i]!.score, 'descending');
+  });
+
   test('hybrid: a question sharing one word with a memory scores under 0.5, the documented cut-off', async () => {
     const recall = await mindWith(svc, [OWN, ...OTHERS, ...filler(50)]);
     const weak = (await recall('kitten budget fence printer invoices', 'hybrid')).memories;
     const own = weak.find((m) => m.content === OWN);
     assert.ok(own && own.score < 0.5, `one shared word: ${own?.score}`);
+  });
+});
+
+describe('hybrid scores: a hit is read against the first of its answer', () => {
+  test("the first hit by its blend; the others lower the further they trail it; a question's own memory at 0.8 or more", () => {
+    assert.ok(blendLikelihood(0.95) >= 0.8, `own words: ${blendLikelihood(0.95)}`);
+    assert.equal(blendLikelihood(0.8, 0.8), blendLikelihood(0.8));
+    assert.ok(blendLikelihood(0.8, 0.9) < blendLikelihood(0.8), 'trailing the first by 0.1 costs');
+    assert.ok(blendLikelihood(0.8, 0.95) < blendLikelihood(0.8, 0.9), 'trailing further costs more');
+    assert.equal(blendLikelihood(0, 0.9), 0, 'a keyword hit past the window');
+    // Along an answer (one best), lower blends never score higher.
+    let previous = 1;
+    for (let blend = 0.95; blend >= 0; blend -= 0.01) {
+      const score = blendLikelihood(blend, 0.95);
+      assert.ok(score <= previous && score >= 0, `${blend}: ${score}`);
+      previous = score;
+    }
+    assert.ok(BLEND_KNOTS.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1));
   });
 });

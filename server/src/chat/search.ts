@@ -172,7 +172,8 @@ export class ChatSearch {
       const extra = recent.filter((r) => r.holdsWords).map((r): Scored => ({ message: r.message, score: 0, match: 'keyword' }));
       return [...windowed.map((h): Scored => ({ ...h, score: keywordLikelihood(h.score), match: 'keyword' })), ...extra];
     }
-    const likelihood = mode === 'semantic' ? similarityLikelihood : blendLikelihood;
+    const best = Math.max(...ranked.map((r) => r.score));
+    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blendLikelihood(score, best));
     return ranked.map((r): Scored => ({ message: byId.get(r.id)!, score: likelihood(r.score), match: r.match })).sort(byScore);
   }
 }

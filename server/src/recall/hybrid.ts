@@ -63,7 +63,7 @@ export async function recallByMeaning(
   source: HybridSources,
   mindId: string,
   query: HybridQuery,
-): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined }> {
+): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined; best?: number }> {
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
   const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
   const { hits: semantic, asOf } = query.vector
@@ -80,10 +80,13 @@ export async function recallByMeaning(
   const semanticIds = new Set(semantic.map((r) => r.memory.id));
   let hits: MatchedRow[] = [];
   let tailFrom: PagePosition | undefined;
+  let best: number | undefined;
   if ('offset' in query.position) {
     const fused = (reranking && (await rerankWindow(query, windowed, semantic))) || fuseWindow(windowed, semantic);
+    // The answer's best blend, the same on every page (a hit's score says how far it trails it).
+    best = fused[0]?.score;
     const page = pageOf(fused, query.position.offset, query, asOf);
-    if (page.next || keyword.length <= WINDOW) return page;
+    if (page.next || keyword.length <= WINDOW) return { ...page, best };
     hits = page.hits;
     tailFrom = positionOf(windowed.at(-1)!);
   } else {
@@ -101,7 +104,7 @@ export async function recallByMeaning(
   const shown = hits.length - fromWindow;
   // A page the fused window filled exactly (nothing of the tail shown) continues where the tail starts.
   const last = tail[shown - 1];
-  return { hits, next: tail.length > shown ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined };
+  return { hits, next: tail.length > shown ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined, best };
 }
 
 /** How many hits fit the byte bound, counted as the answer shows them (memory, score, match). */

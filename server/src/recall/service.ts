@@ -133,8 +133,7 @@ export class RecallService {
     const position = cursor ? decodeMeaningCursor(cursor, fingerprint) : { offset: 0 };
     const vector = await this.meaning.queryVector(asker, q, signal);
     const sources = { conn: this.ctx.db, memories: this.memories, meaning: this.meaning };
-    const likelihood = mode === 'semantic' ? similarityLikelihood : blendLikelihood;
-    const { hits, next } = await recallByMeaning(sources, asker.mindId, {
+    const { hits, next, best } = await recallByMeaning(sources, asker.mindId, {
       mode,
       q,
       rerank: (question, candidates) => this.meaning.rerank(asker, question, candidates, signal),
@@ -144,6 +143,7 @@ export class RecallService {
       limit,
       maxBytes: this.ctx.config.pageMaxBytes,
     });
+    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blendLikelihood(score, best));
     return {
       memories: hits.map((r) => ({ ...r.memory, score: likelihood(r.score), match: r.match })),
       next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,

@@ -39,21 +39,31 @@ export const SIMILARITY_KNOTS: Knots = [
   [1, 0.85],
 ];
 
-/** Hybrid: the re-ranking's (or the fusion's) 0..1 blend of keyword and meaning. */
+/**
+ * How much a hybrid hit's distance to the answer's best blend counts against it. The same blend is a
+ * likelier answer in one corpus than another; how far a hit trails the first is read the same in
+ * both (docs/performance.md).
+ */
+export const TRAIL_WEIGHT = 2;
+
+/**
+ * Hybrid: the re-ranking's (or the fusion's) 0..1 blend of keyword and meaning, less TRAIL_WEIGHT ×
+ * how far it trails the answer's best blend (the first hit is read by its blend alone).
+ */
 export const BLEND_KNOTS: Knots = [
   [0, 0],
-  [0.248, 0.014],
-  [0.282, 0.025],
-  [0.3, 0.025],
-  [0.317, 0.028],
-  [0.365, 0.078],
-  [0.4, 0.129],
-  [0.475, 0.167],
-  [0.5, 0.167],
-  [0.6, 0.234],
-  [0.8, 0.481],
-  [0.9, 0.8],
-  [0.923, 0.8],
+  [0.056, 0.039],
+  [0.121, 0.039],
+  [0.216, 0.056],
+  [0.3, 0.083],
+  [0.335, 0.118],
+  [0.4, 0.235],
+  [0.5, 0.334],
+  [0.507, 0.334],
+  [0.6, 0.358],
+  [0.8, 0.72],
+  [0.9, 0.794],
+  [0.928, 0.794],
   // Past the data: a question made of a memory's own words blends to about 0.95 (the re-ranking's
   // alignment counts an exact word 0.8), and scores 0.85 from there, as in the other modes.
   [0.95, 0.85],
@@ -75,4 +85,6 @@ const rounded = (p: number) => Math.round(p * 1000) / 1000;
 
 export const keywordLikelihood = (relativeBm25: number) => rounded(along(KEYWORD_KNOTS, relativeBm25));
 export const similarityLikelihood = (cosine: number) => rounded(along(SIMILARITY_KNOTS, cosine));
-export const blendLikelihood = (blend: number) => rounded(along(BLEND_KNOTS, blend));
+/** `best`: the best blend of the same answer (the first hit's, on every page); a hit's own when it is the first. */
+export const blendLikelihood = (blend: number, best = blend) =>
+  rounded(along(BLEND_KNOTS, blend - TRAIL_WEIGHT * Math.max(0, best - blend)));
