@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { bearer, startService, type TestService } from '../../server/test/harness.js';
 import { pngSize } from '../src/png.js';
-import { hasCommand, mouseReports, startX11Session, TEXT_LINES, waitUntil, type X11Session } from './x11-session.js';
+import { AUTOREPEAT_DELAY_MS, hasCommand, mouseReports, startX11Session, TEXT_LINES, waitUntil, type X11Session } from './x11-session.js';
 
 const BIN = fileURLToPath(new URL('../bin/screen-remote-agent.mjs', import.meta.url));
 const missing = ['Xvfb', 'xdotool', 'import', 'convert', 'compare', 'xterm'].filter((c) => !hasCommand(c));
@@ -447,17 +447,18 @@ describe('screen-remote-agent end to end', { skip, timeout: 180_000 }, () => {
   });
 
   test('hold_key keeps the keys down for duration_ms; wait takes its time, then a screenshot when asked', async () => {
-    // The X server repeats a key held longer than its autorepeat delay (660 ms): a tap arrives once, a
-    // second's hold several times.
+    // The X server repeats a key held longer than its autorepeat delay (AUTOREPEAT_DELAY_MS): a tap
+    // arrives once, a hold past the delay several times.
     // Upper bounds are loose: on a loaded machine the agent may be descheduled between key down and up.
     const tap = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: 100 });
-    if (tap.command.result.duration_ms < 600) assert.deepEqual(tap.received, Buffer.from([0x15]));
+    if (tap.command.result.duration_ms < AUTOREPEAT_DELAY_MS - 100) assert.deepEqual(tap.received, Buffer.from([0x15]));
     else assert.ok(tap.received.length >= 1 && tap.received.every((byte) => byte === 0x15));
     const started = Date.now();
-    const held = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: 1000 });
+    const hold = AUTOREPEAT_DELAY_MS + 500;
+    const held = await perform('hold_key', { keys: ['ctrl', 'u'], duration_ms: hold });
     const took = held.command.result.duration_ms;
-    assert.ok(took >= 1000 && took <= 2000, `held ${took} ms`);
-    assert.ok(Date.now() - started >= 1000);
+    assert.ok(took >= hold && took <= hold + 1000, `held ${took} ms`);
+    assert.ok(Date.now() - started >= hold);
     assert.ok(
       held.received.length >= 3 && held.received.every((byte) => byte === 0x15),
       `ctrl+u repeated: ${held.received.toString('hex')}`,

@@ -32,13 +32,22 @@ export function hasCommand(command: string): boolean {
   return (process.env.PATH ?? '').split(':').some((dir) => dir && existsSync(join(dir, command)));
 }
 
+/** The test X server's autorepeat delay: a key held longer than this repeats. */
+export const AUTOREPEAT_DELAY_MS = 1500;
+
 export async function startX11Session(dir: string, screen = { width: 1024, height: 768 }): Promise<X11Session> {
   const recordPath = join(dir, 'xterm-input.bin');
   // -displayfd: Xvfb picks a free display number and writes it to fd 3, so parallel runs never collide.
   const size = `${screen.width}x${screen.height}x24`;
-  const xvfb = spawn('Xvfb', ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-noreset'], {
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
+  // -ardelay: a key repeats once held 1.5 s (the default, 660 ms, is within what a loaded machine
+  // can stall between a typed key's down and up, and a typed character then arrived twice).
+  const xvfb = spawn(
+    'Xvfb',
+    ['-displayfd', '3', '-screen', '0', size, '-nolisten', 'tcp', '-noreset', '-ardelay', String(AUTOREPEAT_DELAY_MS)],
+    {
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
   const children: ChildProcess[] = [xvfb];
   const stop = () => {
     for (const child of children.reverse()) if (child.exitCode === null) child.kill('SIGTERM');
