@@ -11,10 +11,15 @@ export { wordsOf };
  */
 export function coverage(terms: readonly string[][], holds: (word: string) => boolean, enough = Number.POSITIVE_INFINITY): number {
   if (terms.length === 0) return 1;
+  return Math.min(1, termsHeld(terms, holds) / Math.min(terms.length, enough));
+}
+
+/** How many of the question's terms `words` holds: 1 for a word itself, VARIANT_WEIGHT for a variant only. */
+export function termsHeld(terms: readonly string[][], holds: (word: string) => boolean): number {
   let held = 0;
   for (const [word, ...variants] of terms) {
     if (holds(word!)) held += 1;
     else if (variants.some(holds)) held += VARIANT_WEIGHT;
   }
-  return Math.min(1, held / Math.min(terms.length, enough));
+  return held;
 }

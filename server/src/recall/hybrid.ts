@@ -6,6 +6,9 @@ import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
 import type { RerankCandidate, RerankHit } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { embeddingText } from '../meaning/store.js';
+import { termsHeld, wordsOf } from '../embeddings/coverage.js';
+import { wordVariants } from '../search/word-variants.js';
+import { rankingWords, searchWords } from '../search/words.js';
 
 export type RecallMode = 'hybrid' | 'keyword' | 'semantic';
 export type Match = 'keyword' | 'semantic' | 'both';
@@ -29,6 +32,15 @@ export type HybridPosition = ({ offset: number } | { after: PagePosition }) & { 
 
 /** With the local embedder's re-ranking, the vector window is this wide (embeddings/rerank.ts was tuned on it). */
 export const RERANK_VECTOR_WINDOW = 50;
+
+/**
+ * When no keyword hit holds PARAPHRASE_WORDS of the question's words (it asks in other words), the
+ * re-ranking reads this many nearest memories, however little similar (no SIMILARITY_FLOOR): the
+ * answer's own words are not there to find it, and its vector is often further down than the first
+ * RERANK_VECTOR_WINDOW.
+ */
+export const WIDE_VECTOR_WINDOW = 200;
+export const PARAPHRASE_WORDS = 2;
 
 /** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
 export type Reranker = (query: string, candidates: RerankCandidate[]) => Promise<RerankHit[] | undefined>;
@@ -65,18 +77,20 @@ export async function recallByMeaning(
   query: HybridQuery,
 ): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined; best?: number }> {
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
-  const vectorWindow = reranking ? RERANK_VECTOR_WINDOW : WINDOW;
+  const { conn, memories } = source;
+  const keyword = query.mode === 'hybrid' ? await memories.recall(conn, mindId, query.filter, WINDOW + 1) : [];
+  const windowed = keyword.slice(0, WINDOW);
+  const wide = reranking && !someHoldsWords(query.q, windowed, PARAPHRASE_WORDS);
+  const vectorWindow = wide ? WIDE_VECTOR_WINDOW : reranking ? RERANK_VECTOR_WINDOW : WINDOW;
+  const floor = wide ? -1 : SIMILARITY_FLOOR;
   const { hits: semantic, asOf } = query.vector
-    ? await nearestMemories(source, mindId, query.filter, query.vector, vectorWindow, query.position.asOf)
+    ? await nearestMemories(source, mindId, query.filter, query.vector, vectorWindow, floor, query.position.asOf)
     : { hits: [], asOf: query.position.asOf ?? '' };
   if (query.mode === 'semantic') {
     const offset = 'offset' in query.position ? query.position.offset : 0;
     const ranked = semantic.map((row): MatchedRow => ({ ...row, match: 'semantic' })).sort(byScore);
     return pageOf(ranked, offset, query, asOf);
   }
-  const { conn, memories } = source;
-  const keyword = await memories.recall(conn, mindId, query.filter, WINDOW + 1);
-  const windowed = keyword.slice(0, WINDOW);
   const semanticIds = new Set(semantic.map((r) => r.memory.id));
   let hits: MatchedRow[] = [];
   let tailFrom: PagePosition | undefined;
@@ -178,9 +192,16 @@ function fuseWindow(keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
     .sort(byScore);
 }
 
+/** Whether a keyword hit holds `count` of the question's ranking words (a variant alone half), as the re-ranking reads it. */
+function someHoldsWords(q: string, rows: RecallRow[], count: number): boolean {
+  const terms = rankingWords(searchWords(q)).map(wordVariants);
+  const needed = Math.min(count, terms.length);
+  return rows.some((row) => termsHeld(terms, wordsOf(embeddingText(row.memory))) >= needed);
+}
+
 /**
- * The mind's memories nearest to the vector that pass the filters, closest first, at least
- * SIMILARITY_FLOOR similar. Filters are applied to the nearest neighbours; a selective filter reads
+ * The mind's memories nearest to the vector that pass the filters, closest first, at least `floor`
+ * similar (SIMILARITY_FLOOR; -1, any, for a wide window). Filters are applied to the nearest neighbours; a selective filter reads
  * more of them.
  */
 async function nearestMemories(
@@ -189,6 +210,7 @@ async function nearestMemories(
   filter: RecallFilter,
   vector: Float32Array,
   depth: number,
+  floor: number,
   asOf: string | undefined,
 ): Promise<{ hits: RecallRow[]; asOf: string }> {
   const filtered =
@@ -200,7 +222,7 @@ async function nearestMemories(
     filter.since ||
     filter.asOf;
   const near = await meaning.nearest(conn, mindId, vector, filtered ? depth * 5 : depth + 20, asOf);
-  const neighbours = near.neighbours.filter((n) => n.similarity >= SIMILARITY_FLOOR);
+  const neighbours = near.neighbours.filter((n) => n.similarity >= floor);
   if (neighbours.length === 0) return { hits: [], asOf: near.asOf };
   const similarity = new Map(neighbours.map((n) => [n.seq, n.similarity]));
   const found = await memories.findBySeqs(
