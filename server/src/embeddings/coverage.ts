@@ -1,8 +1,13 @@
 // How much of a question a re-ranked text holds (rerank.ts weighs its keyword part by it).
 import { VARIANT_WEIGHT } from '../search/bm25.js';
 import { wordsOf } from '../search/word-lookup.js';
+import { wordVariants } from '../search/word-variants.js';
+import { rankingWords, searchWords } from '../search/words.js';
 
 export { wordsOf };
+
+/** The question's terms as coverage reads them: each ranking word with its variants. */
+export const questionTerms = (q: string): string[][] => rankingWords(searchWords(q)).map(wordVariants);
 
 /**
  * The share of the question's terms (each a word and its variants, word-variants.ts) among

@@ -1,8 +1,6 @@
 import { RELEVANCE_HALF, RELEVANCE_POWER } from '../search/bm25.js';
-import { rankingWords, searchWords } from '../search/words.js';
-import { wordVariants } from '../search/word-variants.js';
 import { ByteLru } from './byte-lru.js';
-import { coverage, wordsOf } from './coverage.js';
+import { coverage, questionTerms, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
 
@@ -252,7 +250,7 @@ export class WordAligner {
     const span = high - low;
     const q = alignWeight > 0 ? this.bag(query) : undefined;
     const halfPower = keywordHalf ** keywordPower;
-    const terms = rankingWords(searchWords(query)).map(wordVariants);
+    const terms = questionTerms(query);
     const scored = candidates.map((c, i) => {
       const s = c.keywordScore ?? 0;
       const lifted = s > 0 ? s ** keywordPower : 0;

@@ -6,9 +6,7 @@ import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
 import type { RerankCandidate, RerankHit } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { embeddingText } from '../meaning/store.js';
-import { termsHeld, wordsOf } from '../embeddings/coverage.js';
-import { wordVariants } from '../search/word-variants.js';
-import { rankingWords, searchWords } from '../search/words.js';
+import { questionTerms, termsHeld, wordsOf } from '../embeddings/coverage.js';
 
 export type RecallMode = 'hybrid' | 'keyword' | 'semantic';
 export type Match = 'keyword' | 'semantic' | 'both';
@@ -194,7 +192,7 @@ function fuseWindow(keyword: RecallRow[], semantic: RecallRow[]): MatchedRow[] {
 
 /** Whether a keyword hit holds `count` of the question's ranking words (a variant alone half), as the re-ranking reads it. */
 function someHoldsWords(q: string, rows: RecallRow[], count: number): boolean {
-  const terms = rankingWords(searchWords(q)).map(wordVariants);
+  const terms = questionTerms(q);
   const needed = Math.min(count, terms.length);
   return rows.some((row) => termsHeld(terms, wordsOf(embeddingText(row.memory))) >= needed);
 }
