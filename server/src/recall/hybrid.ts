@@ -78,7 +78,8 @@ export async function recallByMeaning(
   const { conn, memories } = source;
   const keyword = query.mode === 'hybrid' ? await memories.recall(conn, mindId, query.filter, WINDOW + 1) : [];
   const windowed = keyword.slice(0, WINDOW);
-  const wide = reranking && !someHoldsWords(query.q, windowed, PARAPHRASE_WORDS);
+  // Read only when the window is re-ranked by meaning: without a vector there is no window to widen.
+  const wide = reranking && query.vector !== undefined && !someHoldsWords(query.q, windowed, PARAPHRASE_WORDS);
   const vectorWindow = wide ? WIDE_VECTOR_WINDOW : reranking ? RERANK_VECTOR_WINDOW : WINDOW;
   const floor = wide ? -1 : SIMILARITY_FLOOR;
   const { hits: semantic, asOf } = query.vector
@@ -199,8 +200,8 @@ function someHoldsWords(q: string, rows: RecallRow[], count: number): boolean {
 
 /**
  * The mind's memories nearest to the vector that pass the filters, closest first, at least `floor`
- * similar (SIMILARITY_FLOOR; -1, any, for a wide window). Filters are applied to the nearest neighbours; a selective filter reads
- * more of them.
+ * similar (SIMILARITY_FLOOR; -1, any, for a wide window). Filters are applied to the nearest
+ * neighbours; a selective filter reads more of them.
  */
 async function nearestMemories(
   { conn, memories, meaning }: HybridSources,
