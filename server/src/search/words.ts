@@ -1,3 +1,4 @@
+import { FRAMED_QUESTION_WORDS, FRAMING_WORDS } from './framing-words.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -27,10 +28,15 @@ export const mindPrefix = (mindId: string) => `m${mindId.replaceAll('-', '').toL
  */
 export const documentLength = (words: readonly string[]) => new Set(words.filter((w) => !STOP_WORDS.has(w))).size;
 
-/** The words a query is ranked by: its words that are not stop words, or all of them if none is left. */
+/**
+ * The words a query is ranked by: its words that are not stop words (or all of them if none is
+ * left), and of a long question only those that name its subject (framing-words.ts).
+ */
 export function rankingWords(words: readonly string[]): string[] {
   const meaningful = words.filter((w) => !STOP_WORDS.has(w));
-  return meaningful.length > 0 ? meaningful : [...words];
+  if (meaningful.length === 0) return [...words];
+  const topical = meaningful.filter((w) => !FRAMING_WORDS.has(w));
+  return new Set(topical).size >= FRAMED_QUESTION_WORDS ? topical : meaningful;
 }
 
 /** Words as SQLite's index holds them: each with its mind's prefix, separated by spaces. */
