@@ -4,8 +4,9 @@
 // constants are tuned on the odd-numbered facts (dev) and shown on the even ones (test) too. A
 // second query list, the facts' own key words, checks that hybrid keeps exact matches at rank 1.
 // (d) hybrid + rerank: the window of the best RERANK_SEMANTIC vector hits and DEPTH keyword hits
-// re-ranked by rerank.ts (density-corrected cosine, word alignment, keyword score), its constants
-// chosen on the dev half too (--sweep shows the grid).
+// re-ranked by rerank.ts (density-corrected cosine, word alignment, keyword score) with the weights
+// recall uses for a question in other words (RERANK_OTHER_WORDS), chosen on the dev half too
+// (--sweep shows the grid).
 //
 // Usage: node --import tsx bench/recall-eval/evaluate.ts [--sweep]
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { createLocalEmbedderInProcess } from '../../server/src/embeddings/local-embedder.js';
 import { FUSION_DEFAULTS, type FusionOptions, fuse, type Hit } from '../../server/src/embeddings/fusion.js';
 import type { LoadInfo } from '../../server/src/embeddings/local-model.js';
-import { RERANK_DEFAULTS, type RerankCandidate, type RerankOptions } from '../../server/src/embeddings/rerank.js';
+import { RERANK_OTHER_WORDS, type RerankCandidate, type RerankOptions } from '../../server/src/embeddings/rerank.js';
 import { type Fact, loadEvalSet } from './data.js';
 import { KeywordIndex } from './keyword-index.js';
 
@@ -91,7 +92,7 @@ async function main() {
       return { fact, text: text(fact), keyword, semantic: all.slice(0, DEPTH), window };
     });
   };
-  const reranked = async (list: Query[], options: RerankOptions = RERANK_DEFAULTS) => {
+  const reranked = async (list: Query[], options: RerankOptions = RERANK_OTHER_WORDS) => {
     const out: Array<{ fact: Fact; hits: Hit[] }> = [];
     for (const q of list) out.push({ fact: q.fact, hits: await embedder.rerank(q.text, q.window, options) });
     return score(out);
@@ -129,7 +130,7 @@ async function main() {
           for (const alignWeight of [0, 0.2, 0.4])
             for (const floor of [0.3])
               for (const forwardShare of alignWeight ? [0.5, 1] : [1])
-                grid.push({ ...RERANK_DEFAULTS, neighbours, densityWeight, keywordWeight, alignWeight, floor, forwardShare });
+                grid.push({ ...RERANK_OTHER_WORDS, neighbours, densityWeight, keywordWeight, alignWeight, floor, forwardShare });
     const results: Array<{ o: RerankOptions; dev: Scores }> = [];
     for (const o of grid) results.push({ o, dev: await reranked(dev, o) });
     results.sort((a, b) => b.dev.r5 + b.dev.mrr / 10 - (a.dev.r5 + a.dev.mrr / 10));

@@ -123,18 +123,18 @@ describe('rerank by meaning (local word table)', () => {
     assert.equal(first!.score, second!.score, 'without coverage the keyword scores tie');
   });
 
-  test('in a long question, a hit holding three of its words keeps its keyword part; one word does not', () => {
+  test('in a long question, a hit holding four of its words keeps its keyword part; one word does not', () => {
     // Conversations ask at length and answer with a few of the question's words.
     const question = 'Can you remind me what budget we agreed for the Lisbon trip, hotel and flights in October?';
     const candidates: RerankCandidate[] = [
-      { id: 'three-words', text: 'User: for the Lisbon trip the hotel should stay under 900 euros.', keywordScore: 0.4 },
+      { id: 'four-words', text: 'User: for the Lisbon trip in October the hotel should stay under 900 euros.', keywordScore: 0.4 },
       { id: 'one-word', text: 'User: October is busy at work.', keywordScore: 0.4 },
     ];
     const only = { ...RERANK_DEFAULTS, keywordWeight: 1 };
     const [best, worst] = aligner.rerank(question, candidates, only);
-    assert.equal(best!.id, 'three-words');
+    assert.equal(best!.id, 'four-words');
     const full = aligner.rerank(question, [candidates[0]!], { ...only, keywordCoverage: 0 })[0]!.score;
-    assert.ok(Math.abs(best!.score - full) < 1e-9, `${best!.score} vs ${full}: three words count as the whole question`);
+    assert.ok(Math.abs(best!.score - full) < 1e-9, `${best!.score} vs ${full}: four words count as the whole question`);
     assert.ok(worst!.score < full / 10, `${worst!.score}`);
   });
 

@@ -14,7 +14,8 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * the memory's density (its mean cosine to its closest other candidates: a memory like many others
  * is close to every question about their shared words), and a word alignment (each content word of
  * the question matched to its closest word of the memory, so one specific/general pair is not diluted
- * by the sentence average). docs/memories.md describes it; docs/performance.md how it was tuned.
+ * by the sentence average). Two sets of weights: one for the questions of conversations, one for
+ * questions in other words. docs/memories.md describes it; docs/performance.md how it was tuned.
  */
 export interface RerankOptions {
   /** How many nearest other candidates a memory's density is the mean cosine to. */
@@ -46,27 +47,46 @@ export interface RerankOptions {
   exactWeight: number;
 }
 
-/** Chosen on bench/recall-eval and bench/conversation-eval (the numbers: its README and docs/performance.md). */
+/**
+ * For a question some keyword hit holds two of the words of (recall/hybrid.ts): the usual question
+ * of a conversation's memories. Chosen on real conversations' tuning half (bench/beam-eval), the
+ * generated set as a second opinion (the numbers: docs/performance.md).
+ */
 export const RERANK_DEFAULTS: RerankOptions = {
   neighbours: 3,
-  densityWeight: 0.75,
-  // Conversations want a strong keyword part, paraphrased facts do not: coverage lets a memory
-  // holding most of the question's words keep it and one holding a single word lose it (the
-  // measurements: docs/performance.md, "Where the tuning figures are").
-  // Tuned on real conversations (bench/beam-eval's tuning half): more alignment than this gains
-  // there but costs paraphrased questions (bench/recall-quality) much more.
-  alignWeight: 0.5,
+  // A turn like many others of its conversation is close to every question about their subject.
+  densityWeight: 2,
+  // Question words matched one by one, mostly from the question's side: what a conversation's
+  // answering turn has and its neighbours lack is one or two specific words.
+  alignWeight: 0.8,
   floor: 0.3,
-  forwardShare: 1,
-  keywordWeight: 0.55,
+  forwardShare: 0.7,
+  keywordWeight: 0.45,
   // The keyword part squashes relative BM25 (search/bm25.ts).
   keywordHalf: RELEVANCE_HALF,
   keywordPower: RELEVANCE_POWER,
-  keywordCoverage: 3,
-  // Three of a long question's words are as telling as all of them: the answering turn of a
-  // conversation holds a few, a note sharing one word with a paraphrased question still loses.
-  coverageWords: 3,
+  // A hit holding one of a question's words loses most of its keyword part; four of a long
+  // question's words are as telling as all of them (an answering turn holds a few).
+  keywordCoverage: 2,
+  coverageWords: 4,
   exactWeight: 0.8,
+};
+
+/**
+ * For a question in other words (no keyword hit holds two of its words: recall reads a wide vector
+ * window): a strong keyword part only for the rare hit that holds most of a short question, the
+ * rest by meaning. Chosen on the paraphrase set (bench/recall-eval), which opens that window for
+ * 127 of its 135 questions.
+ */
+export const RERANK_OTHER_WORDS: RerankOptions = {
+  ...RERANK_DEFAULTS,
+  densityWeight: 0.75,
+  alignWeight: 0.5,
+  forwardShare: 1,
+  keywordWeight: 0.55,
+  // Holding three words counts as all of them (a question of three words or fewer needs all).
+  keywordCoverage: 3,
+  coverageWords: 3,
 };
 
 export interface RerankCandidate {

@@ -6,7 +6,7 @@ import { PendingWaits } from './pending-wait.js';
 import { createEmbedder } from '../embeddings/create-embedder.js';
 import type { EmbedJob, Embedder } from '../embeddings/embedder.js';
 import type { LocalEmbedder } from '../embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit } from '../embeddings/rerank.js';
+import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from '../embeddings/rerank.js';
 import { type Nearest, VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
@@ -139,11 +139,17 @@ export class Meaning {
    * the embedder has none (openai) or fails: recall then keeps the fused order. Served as a question
    * of the asker; dropped unstarted when `signal` aborts (the request went away) or after QUERY_TIMEOUT_MS.
    */
-  async rerank(asker: Asker, query: string, candidates: RerankCandidate[], signal?: AbortSignal): Promise<RerankHit[] | undefined> {
+  async rerank(
+    asker: Asker,
+    query: string,
+    candidates: RerankCandidate[],
+    signal?: AbortSignal,
+    options: RerankOptions = RERANK_DEFAULTS,
+  ): Promise<RerankHit[] | undefined> {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
     if (!embedder?.rerank || !this.answering()) return undefined;
     try {
-      return await embedder.rerank(query, candidates, RERANK_DEFAULTS, deadline(signal), questionOf(asker));
+      return await embedder.rerank(query, candidates, options, deadline(signal), questionOf(asker));
     } catch {
       return undefined;
     }

@@ -3,7 +3,7 @@ import { itemsWithinBytes } from '../http/cursor.js';
 import type { PagePosition, RecallFilter, RecallRow } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
-import type { RerankCandidate, RerankHit } from '../embeddings/rerank.js';
+import { RERANK_DEFAULTS, RERANK_OTHER_WORDS, type RerankCandidate, type RerankHit, type RerankOptions } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { embeddingText } from '../meaning/store.js';
 import { questionTerms, termsHeld, wordsOf } from '../embeddings/coverage.js';
@@ -40,8 +40,8 @@ export const RERANK_VECTOR_WINDOW = 50;
 export const WIDE_VECTOR_WINDOW = 200;
 export const PARAPHRASE_WORDS = 2;
 
-/** Re-ranks the fused window by meaning (the local embedder), or undefined to keep the fused order. */
-export type Reranker = (query: string, candidates: RerankCandidate[]) => Promise<RerankHit[] | undefined>;
+/** Re-ranks the fused window by meaning (the local embedder) with `options`, or undefined to keep the fused order. */
+export type Reranker = (query: string, candidates: RerankCandidate[], options: RerankOptions) => Promise<RerankHit[] | undefined>;
 
 /** Where hybrid recall reads: memories' keyword pages and rows (the store), and meaning's vector index. */
 export interface HybridSources {
@@ -95,7 +95,9 @@ export async function recallByMeaning(
   let tailFrom: PagePosition | undefined;
   let best: number | undefined;
   if ('offset' in query.position) {
-    const fused = (reranking && (await rerankWindow(query, windowed, semantic))) || fuseWindow(windowed, semantic);
+    // A question in other words is weighed by the weights chosen for such questions (rerank.ts).
+    const options = wide ? RERANK_OTHER_WORDS : RERANK_DEFAULTS;
+    const fused = (reranking && (await rerankWindow(query, windowed, semantic, options))) || fuseWindow(windowed, semantic);
     // The answer's best blend, the same on every page (a hit's score says how far it trails it).
     best = fused[0]?.score;
     const page = pageOf(fused, query.position.offset, query, asOf);
@@ -148,7 +150,12 @@ function pageOf(
 }
 
 /** The two windows re-ranked by meaning (embeddings/rerank.ts), or undefined when the re-ranking is not available. */
-async function rerankWindow(query: HybridQuery, keyword: RecallRow[], semantic: RecallRow[]): Promise<MatchedRow[] | undefined> {
+async function rerankWindow(
+  query: HybridQuery,
+  keyword: RecallRow[],
+  semantic: RecallRow[],
+  options: RerankOptions,
+): Promise<MatchedRow[] | undefined> {
   const candidates = new Map<string, RerankCandidate & { row: RecallRow; match: Match }>();
   for (const row of keyword) {
     candidates.set(row.memory.id, { id: row.memory.id, text: embeddingText(row.memory), keywordScore: row.score, row, match: 'keyword' });
@@ -162,6 +169,7 @@ async function rerankWindow(query: HybridQuery, keyword: RecallRow[], semantic: 
   const ranked = await query.rerank!(
     query.q,
     [...candidates.values()].map(({ row: _row, match: _match, ...candidate }) => candidate),
+    options,
   );
   if (!ranked) return undefined;
   return ranked

@@ -136,7 +136,7 @@ export class RecallService {
     const { hits, next, best } = await recallByMeaning(sources, asker.mindId, {
       mode,
       q,
-      rerank: (question, candidates) => this.meaning.rerank(asker, question, candidates, signal),
+      rerank: (question, candidates, options) => this.meaning.rerank(asker, question, candidates, signal, options),
       filter,
       vector,
       position,

@@ -44,7 +44,7 @@ export const SIMILARITY_KNOTS: Knots = [
  * likelier answer in one corpus than another; how far a hit trails the first is read the same in
  * both (docs/performance.md).
  */
-export const TRAIL_WEIGHT = 2;
+export const TRAIL_WEIGHT = 6;
 
 /**
  * Hybrid: the re-ranking's (or the fusion's) 0..1 blend of keyword and meaning, less TRAIL_WEIGHT ×
@@ -52,21 +52,25 @@ export const TRAIL_WEIGHT = 2;
  */
 export const BLEND_KNOTS: Knots = [
   [0, 0],
-  [0.056, 0.039],
-  [0.121, 0.039],
-  [0.216, 0.056],
-  [0.3, 0.083],
-  [0.335, 0.118],
-  [0.4, 0.235],
-  [0.5, 0.334],
-  [0.507, 0.334],
-  [0.6, 0.358],
-  [0.8, 0.72],
-  [0.9, 0.794],
-  [0.928, 0.794],
-  // Past the data: a question made of a memory's own words blends to about 0.95 (the re-ranking's
-  // alignment counts an exact word 0.8), and scores 0.85 from there, as in the other modes.
-  [0.95, 0.85],
+  [0.044, 0.059],
+  [0.115, 0.067],
+  [0.241, 0.087],
+  [0.3, 0.142],
+  [0.399, 0.262],
+  [0.4, 0.262],
+  [0.45, 0.355],
+  [0.5, 0.47],
+  [0.545, 0.47],
+  [0.55, 0.47],
+  [0.6, 0.588],
+  [0.65, 0.591],
+  [0.7, 0.669],
+  [0.75, 0.727],
+  [0.8, 0.756],
+  [0.866, 0.887],
+  // Past the data: a question made of a memory's own words blends to about 0.9 (the re-ranking's
+  // alignment counts an exact word 0.8), and scores at least 0.85 from there, as in the other modes.
+  [0.9, 0.887],
 ];
 
 function along(knots: Knots, x: number): number {
