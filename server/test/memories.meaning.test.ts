@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { startService, TEST_EMBEDDINGS_CACHE, type TestService, useService } from './harness.js';
 import { type FakeEmbeddings, startFakeEmbeddings } from './embeddings/fake-openai.js';
 import { eventually } from './webhooks/receiver.js';
+import { FUSION_DEFAULTS } from '../src/embeddings/fusion.js';
+import { blendLikelihood, fusionLikelihood } from '../src/search/score-calibration.js';
 
 type Hit = { id: string; content: string; score: number; match: string; category: string };
 
@@ -251,6 +253,19 @@ describe('recall by meaning with an OpenAI-compatible server', () => {
     const asked = await m.recall({ q: 'what instrument', mode: 'semantic' });
     assert.equal(asked.memories[0]?.id, violin!.id);
     assert.deepEqual((await svc.http.get('/health').expect(200)).body.embeddings, { provider: 'openai', model: 'topics', state: 'ok' });
+  });
+
+  test("hybrid scores read the fusion's blend on the fusion's own curve", async () => {
+    const m = await helpers(svc)();
+    const [violin] = await Promise.all(FACTS.map((content) => m.store({ content })));
+    await m.embedded();
+    const [first] = (await m.recall({ q: 'what instrument', mode: 'hybrid' })).memories;
+    assert.equal(first?.id, violin!.id);
+    assert.equal(first.match, 'semantic');
+    // No keyword hit: the first hit's blend is the meaning's share of the fusion alone.
+    const blend = 1 - (FUSION_DEFAULTS as { keywordWeight: number }).keywordWeight;
+    assert.equal(first.score, fusionLikelihood(blend));
+    assert.notEqual(fusionLikelihood(blend), blendLikelihood(blend), 'the two curves differ there');
   });
 
   test('while the server is down memories wait, recall works by keyword and /health says why; then they are embedded', async () => {

@@ -98,7 +98,7 @@ export class ChatRanking {
     mode: 'hybrid' | 'semantic',
     candidates: ChatCandidate[],
     signal?: AbortSignal,
-  ): Promise<ChatRanked[] | undefined> {
+  ): Promise<{ ranked: ChatRanked[]; byFusion: boolean } | undefined> {
     if (!this.embedder || !this.meaning.answering()) return undefined;
     const cut = meaningCut(candidates.map((c) => c.text.length));
     const textOf = (c: ChatCandidate) => c.text.slice(0, cut);
@@ -112,10 +112,11 @@ export class ChatRanking {
     }
     const similar = (c: ChatCandidate) => similarity.get(c.id)! >= SIMILARITY_FLOOR;
     if (mode === 'semantic') {
-      return candidates
+      const ranked = candidates
         .filter(similar)
         .map((c): ChatRanked => ({ id: c.id, score: similarity.get(c.id)!, match: 'semantic' }))
         .sort((a, b) => b.score - a.score);
+      return { ranked, byFusion: false };
     }
     const pool = candidates.filter((c) => c.holdsWords || similar(c));
     const matchOf = (c: ChatCandidate): ChatMatch => (c.holdsWords ? (similar(c) ? 'both' : 'keyword') : 'semantic');
@@ -135,7 +136,10 @@ export class ChatRanking {
           job,
         );
         const byId = new Map(pool.map((c) => [c.id, c]));
-        return reranked.map((h): ChatRanked => ({ id: h.id, score: h.score, match: matchOf(byId.get(h.id)!) }));
+        return {
+          ranked: reranked.map((h): ChatRanked => ({ id: h.id, score: h.score, match: matchOf(byId.get(h.id)!) })),
+          byFusion: false,
+        };
       } catch {
         // The fusion below still ranks by meaning.
       }
@@ -150,7 +154,7 @@ export class ChatRanking {
       ).map((h) => [h.id, h.score]),
     );
     // A keyword hit the fusion gave nothing (past the keyword window, or only weak words) is still a hit.
-    return pool.map((c): ChatRanked => ({ id: c.id, score: fused.get(c.id) ?? 0, match: matchOf(c) }));
+    return { ranked: pool.map((c): ChatRanked => ({ id: c.id, score: fused.get(c.id) ?? 0, match: matchOf(c) })), byFusion: true };
   }
 
   /** The cosine of q's vector and each candidate's; vectors not kept are embedded in one call (in slices). */

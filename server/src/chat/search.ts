@@ -8,7 +8,7 @@ import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFing
 import { searchWords } from '../search/words.js';
 import { wordsOf } from '../search/word-lookup.js';
 import { lastStored, newestMessages, seqOf } from './store.js';
-import { blendLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
+import { blendLikelihood, fusionLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
 
 export interface ChatSearchInput {
   q: string;
@@ -166,14 +166,16 @@ export class ChatSearch {
       byId.set(message.id, message);
       candidates.push({ id: message.id, text: message.content, holdsWords });
     }
-    const ranked = await this.meaning.rank(searcher, q, mode, candidates, signal);
-    if (!ranked) {
+    const answer = await this.meaning.rank(searcher, q, mode, candidates, signal);
+    if (!answer) {
       if (mode === 'semantic') return [];
       const extra = recent.filter((r) => r.holdsWords).map((r): Scored => ({ message: r.message, score: 0, match: 'keyword' }));
       return [...windowed.map((h): Scored => ({ ...h, score: keywordLikelihood(h.score), match: 'keyword' })), ...extra];
     }
+    const { ranked, byFusion } = answer;
     const best = Math.max(...ranked.map((r) => r.score));
-    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blendLikelihood(score, best));
+    const blended = byFusion ? fusionLikelihood : blendLikelihood;
+    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blended(score, best));
     return ranked.map((r): Scored => ({ message: byId.get(r.id)!, score: likelihood(r.score), match: r.match })).sort(byScore);
   }
 }

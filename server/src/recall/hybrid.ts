@@ -73,7 +73,7 @@ export async function recallByMeaning(
   source: HybridSources,
   mindId: string,
   query: HybridQuery,
-): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined; best?: number }> {
+): Promise<{ hits: MatchedRow[]; next: HybridPosition | undefined; best?: number; byFusion?: boolean }> {
   const reranking = query.mode === 'hybrid' && query.rerank !== undefined;
   const { conn, memories } = source;
   const keyword = query.mode === 'hybrid' ? await memories.recall(conn, mindId, query.filter, WINDOW + 1) : [];
@@ -94,14 +94,17 @@ export async function recallByMeaning(
   let hits: MatchedRow[] = [];
   let tailFrom: PagePosition | undefined;
   let best: number | undefined;
+  let byFusion: boolean | undefined;
   if ('offset' in query.position) {
     // A question in other words is weighed by the weights chosen for such questions (rerank.ts).
     const options = wide ? RERANK_OTHER_WORDS : RERANK_DEFAULTS;
-    const fused = (reranking && (await rerankWindow(query, windowed, semantic, options))) || fuseWindow(windowed, semantic);
+    const reranked = reranking ? await rerankWindow(query, windowed, semantic, options) : undefined;
+    const fused = reranked ?? fuseWindow(windowed, semantic);
     // The answer's best blend, the same on every page (a hit's score says how far it trails it).
     best = fused[0]?.score;
+    byFusion = !reranked;
     const page = pageOf(fused, query.position.offset, query, asOf);
-    if (page.next || keyword.length <= WINDOW) return { ...page, best };
+    if (page.next || keyword.length <= WINDOW) return { ...page, best, byFusion };
     hits = page.hits;
     tailFrom = positionOf(windowed.at(-1)!);
   } else {
@@ -119,7 +122,7 @@ export async function recallByMeaning(
   const shown = hits.length - fromWindow;
   // A page the fused window filled exactly (nothing of the tail shown) continues where the tail starts.
   const last = tail[shown - 1];
-  return { hits, next: tail.length > shown ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined, best };
+  return { hits, next: tail.length > shown ? { after: last ? positionOf(last) : tailFrom, asOf } : undefined, best, byFusion };
 }
 
 /** How many hits fit the byte bound, counted as the answer shows them (memory, score, match). */

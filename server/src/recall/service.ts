@@ -6,7 +6,7 @@ import { itemsWithinBytes } from '../http/cursor.js';
 import type { RecallFilter } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
 import type { Asker, Meaning } from '../meaning/service.js';
-import { blendLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
+import { blendLikelihood, fusionLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
 import { searchWords } from '../search/words.js';
 import { decodeCursor, decodeMeaningCursor, encodeCursor, encodeMeaningCursor, searchFingerprint } from './cursor.js';
 import { recallByMeaning } from './hybrid.js';
@@ -133,7 +133,7 @@ export class RecallService {
     const position = cursor ? decodeMeaningCursor(cursor, fingerprint) : { offset: 0 };
     const vector = await this.meaning.queryVector(asker, q, signal);
     const sources = { conn: this.ctx.db, memories: this.memories, meaning: this.meaning };
-    const { hits, next, best } = await recallByMeaning(sources, asker.mindId, {
+    const { hits, next, best, byFusion } = await recallByMeaning(sources, asker.mindId, {
       mode,
       q,
       rerank: (question, candidates, options) => this.meaning.rerank(asker, question, candidates, signal, options),
@@ -143,7 +143,8 @@ export class RecallService {
       limit,
       maxBytes: this.ctx.config.pageMaxBytes,
     });
-    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blendLikelihood(score, best));
+    const blended = byFusion ? fusionLikelihood : blendLikelihood;
+    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blended(score, best));
     return {
       memories: hits.map((r) => ({ ...r.memory, score: likelihood(r.score), match: r.match })),
       next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,

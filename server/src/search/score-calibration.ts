@@ -73,6 +73,34 @@ export const BLEND_KNOTS: Knots = [
   [0.9, 0.887],
 ];
 
+/**
+ * Hybrid with `openai` embeddings (or when the local re-ranking is not available): the fusion's 0..1
+ * blend (embeddings/fusion.ts), read against the first hit the same way. Fitted on the `openai` path's
+ * code with the local embedder's vectors standing in for a model's (bench/recall-real.ts
+ * RECALL_EMBEDDER=openai-fake): a real model ranks better, so its hits answer at least this often.
+ */
+export const FUSION_KNOTS: Knots = [
+  [0, 0],
+  [0.088, 0.093],
+  [0.226, 0.093],
+  [0.3, 0.093],
+  [0.4, 0.123],
+  [0.45, 0.149],
+  [0.462, 0.149],
+  [0.5, 0.172],
+  [0.55, 0.226],
+  [0.6, 0.226],
+  [0.65, 0.268],
+  [0.669, 0.298],
+  [0.7, 0.383],
+  [0.75, 0.383],
+  [0.797, 0.383],
+  [0.8, 0.383],
+  [0.9, 0.651],
+  // The data's top, where a question of a memory's own words lands (its blend about 0.97).
+  [0.955, 0.847],
+];
+
 function along(knots: Knots, x: number): number {
   if (!(x > knots[0]![0])) return knots[0]![1];
   for (let i = 1; i < knots.length; i++) {
@@ -89,6 +117,10 @@ const rounded = (p: number) => Math.round(p * 1000) / 1000;
 
 export const keywordLikelihood = (relativeBm25: number) => rounded(along(KEYWORD_KNOTS, relativeBm25));
 export const similarityLikelihood = (cosine: number) => rounded(along(SIMILARITY_KNOTS, cosine));
+/** A hybrid hit's evidence: its blend less TRAIL_WEIGHT × how far it trails `best`, the answer's first hit's blend. */
+const trailed = (blend: number, best: number) => blend - TRAIL_WEIGHT * Math.max(0, best - blend);
+
 /** `best`: the best blend of the same answer (the first hit's, on every page); a hit's own when it is the first. */
-export const blendLikelihood = (blend: number, best = blend) =>
-  rounded(along(BLEND_KNOTS, blend - TRAIL_WEIGHT * Math.max(0, best - blend)));
+export const blendLikelihood = (blend: number, best = blend) => rounded(along(BLEND_KNOTS, trailed(blend, best)));
+/** The fusion's blend (with `openai` embeddings), read as blendLikelihood reads the re-ranking's. */
+export const fusionLikelihood = (blend: number, best = blend) => rounded(along(FUSION_KNOTS, trailed(blend, best)));
