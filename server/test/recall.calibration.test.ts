@@ -141,6 +141,21 @@ describe('recall: scores by meaning (local embedder)', () => {
   });
 });
 
+/** Along one answer (one best blend), a lower blend never scores higher, and every knot is within 0..1. */
+function assertMonotone(
+  likelihood: (blend: number, best: number) => number,
+  best: number,
+  knots: ReadonlyArray<readonly [number, number]>,
+) {
+  let previous = 1;
+  for (let blend = best; blend >= 0; blend -= 0.01) {
+    const score = likelihood(blend, best);
+    assert.ok(score <= previous && score >= 0, `${blend}: ${score}`);
+    previous = score;
+  }
+  assert.ok(knots.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1));
+}
+
 describe('hybrid scores: a hit is read against the first of its answer', () => {
   test("the first hit by its blend; the others lower the further they trail it; a question's own memory at 0.8 or more", () => {
     assert.ok(blendLikelihood(0.9) >= 0.8, `own words: ${blendLikelihood(0.9)}`);
@@ -148,14 +163,7 @@ describe('hybrid scores: a hit is read against the first of its answer', () => {
     assert.ok(blendLikelihood(0.8, 0.9) < blendLikelihood(0.8), 'trailing the first by 0.1 costs');
     assert.ok(blendLikelihood(0.8, 0.95) < blendLikelihood(0.8, 0.9), 'trailing further costs more');
     assert.equal(blendLikelihood(0, 0.9), 0, 'a keyword hit past the window');
-    // Along an answer (one best), lower blends never score higher.
-    let previous = 1;
-    for (let blend = 0.95; blend >= 0; blend -= 0.01) {
-      const score = blendLikelihood(blend, 0.95);
-      assert.ok(score <= previous && score >= 0, `${blend}: ${score}`);
-      previous = score;
-    }
-    assert.ok(BLEND_KNOTS.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1));
+    assertMonotone(blendLikelihood, 0.95, BLEND_KNOTS);
   });
 
   test("the fusion's blend (openai embeddings) has its own curve: the same blend is weaker evidence there", () => {
@@ -163,12 +171,6 @@ describe('hybrid scores: a hit is read against the first of its answer', () => {
     assert.ok(fusionLikelihood(0.97) >= 0.8, `own words: ${fusionLikelihood(0.97)}`);
     assert.ok(fusionLikelihood(0.6) < blendLikelihood(0.6), `0.6: fusion ${fusionLikelihood(0.6)}, re-ranking ${blendLikelihood(0.6)}`);
     assert.ok(fusionLikelihood(0.6, 0.7) < fusionLikelihood(0.6), 'trailing the first costs');
-    let previous = 1;
-    for (let blend = 0.97; blend >= 0; blend -= 0.01) {
-      const score = fusionLikelihood(blend, 0.97);
-      assert.ok(score <= previous && score >= 0, `${blend}: ${score}`);
-      previous = score;
-    }
-    assert.ok(FUSION_KNOTS.every(([x, y]) => x >= 0 && x <= 1 && y >= 0 && y <= 1));
+    assertMonotone(fusionLikelihood, 0.97, FUSION_KNOTS);
   });
 });
