@@ -13,17 +13,14 @@ import type { ScoredHit } from './recall-real.js';
 const EVIDENCE_SCALE: Record<string, number> = { keyword: 2.5, semantic: 1, hybrid: 1 };
 /** Knots at these quantiles of the evidence and on this grid above it (where hits are few, but scores high). */
 const QUANTILES = [0.1, 0.25, 0.5, 0.75, 0.9];
-const GRID: Record<string, number[]> = {
+const GRID: Record<string, number[] | 'steps'> = {
   keyword: [0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
   semantic: [0.7, 0.75, 0.8, 0.85, 0.9],
-  hybrid: [],
+  // Hybrid's knots are the isotonic fit's own steps (where each block of equal likelihood ends), not
+  // quantiles: the real and the generated sets differ most between 0.5 and 0.8, and knots on a grid
+  // there moved the generated set's 0.6-0.8 band out (docs/performance.md).
+  hybrid: 'steps',
 };
-/**
- * Hybrid's knots are the isotonic fit's own steps (where each block of equal likelihood ends), not
- * quantiles: the real and the generated sets differ most between 0.5 and 0.8, and knots on a grid
- * there moved the generated set's 0.6-0.8 band out (docs/performance.md).
- */
-const AT_STEPS = new Set(['hybrid']);
 /**
  * Past the data, one knot each, where a question made of a memory's own words lands, which no
  * benchmark question reaches: keyword's relative BM25 of 1 (every word of a question whose words no
@@ -54,13 +51,13 @@ export function isotonic(points: Point[]): Array<{ x: number; y: number; w: numb
   return blocks;
 }
 
-function knotsFor(points: Point[], grid: number[], beyond: Array<[number, number]>, atSteps: boolean): Array<[number, number]> {
+function knotsFor(points: Point[], grid: number[] | 'steps', beyond: Array<[number, number]>): Array<[number, number]> {
   const fit = isotonic(points);
   const valueAt = (x: number) => (fit.find((b) => b.x >= x) ?? fit.at(-1)!).y;
   const xs = points.map((p) => p.x).sort((a, b) => a - b);
   const at = (q: number) => xs[Math.floor(q * (xs.length - 1))]!;
   const top = at(TOP);
-  const inside = atSteps ? fit.map((b) => b.x) : [...QUANTILES.map(at), ...grid];
+  const inside = grid === 'steps' ? fit.map((b) => b.x) : [...QUANTILES.map(at), ...grid];
   const wanted = [...inside.filter((x) => x < top), top].sort((a, b) => a - b);
   const knots: Array<[number, number]> = [[0, 0]];
   for (const x of wanted) {
@@ -81,5 +78,5 @@ for (const mode of ['keyword', 'semantic', 'hybrid']) {
     for (const p of own) points.push({ x: p.score * EVIDENCE_SCALE[mode]!, y: p.answers ? 1 : 0, w: 1 / own.length });
   }
   if (points.length === 0) continue;
-  console.log(`${mode}: ${JSON.stringify(knotsFor(points, GRID[mode]!, BEYOND[mode]!, AT_STEPS.has(mode)))}`);
+  console.log(`${mode}: ${JSON.stringify(knotsFor(points, GRID[mode]!, BEYOND[mode]!))}`);
 }

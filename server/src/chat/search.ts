@@ -8,7 +8,7 @@ import { decodeSearchCursor, encodeSearchCursor, type SearchPosition, searchFing
 import { searchWords } from '../search/words.js';
 import { wordsOf } from '../search/word-lookup.js';
 import { lastStored, newestMessages, seqOf } from './store.js';
-import { blendLikelihood, fusionLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
+import { keywordLikelihood, meaningLikelihood } from '../search/score-calibration.js';
 
 export interface ChatSearchInput {
   q: string;
@@ -173,9 +173,7 @@ export class ChatSearch {
       return [...windowed.map((h): Scored => ({ ...h, score: keywordLikelihood(h.score), match: 'keyword' })), ...extra];
     }
     const { ranked, byFusion } = answer;
-    const best = Math.max(...ranked.map((r) => r.score));
-    const blended = byFusion ? fusionLikelihood : blendLikelihood;
-    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blended(score, best));
+    const likelihood = meaningLikelihood(mode, Math.max(...ranked.map((r) => r.score)), byFusion);
     return ranked.map((r): Scored => ({ message: byId.get(r.id)!, score: likelihood(r.score), match: r.match })).sort(byScore);
   }
 }

@@ -6,7 +6,7 @@ import { PendingWaits } from './pending-wait.js';
 import { createEmbedder } from '../embeddings/create-embedder.js';
 import type { EmbedJob, Embedder } from '../embeddings/embedder.js';
 import type { LocalEmbedder } from '../embeddings/local-embedder.js';
-import { RERANK_DEFAULTS, type RerankCandidate, type RerankHit, type RerankOptions } from '../embeddings/rerank.js';
+import type { RerankCandidate, RerankHit, RerankOptions } from '../embeddings/rerank.js';
 import { type Nearest, VectorIndex } from './vector-index.js';
 
 /** A question's vector is awaited at most this long; past it recall answers by keyword. */
@@ -143,8 +143,8 @@ export class Meaning {
     asker: Asker,
     query: string,
     candidates: RerankCandidate[],
+    options: RerankOptions,
     signal?: AbortSignal,
-    options: RerankOptions = RERANK_DEFAULTS,
   ): Promise<RerankHit[] | undefined> {
     const embedder = this.embedder as Partial<LocalEmbedder> | undefined;
     if (!embedder?.rerank || !this.answering()) return undefined;

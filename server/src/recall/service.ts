@@ -6,7 +6,7 @@ import { itemsWithinBytes } from '../http/cursor.js';
 import type { RecallFilter } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
 import type { Asker, Meaning } from '../meaning/service.js';
-import { blendLikelihood, fusionLikelihood, keywordLikelihood, similarityLikelihood } from '../search/score-calibration.js';
+import { keywordLikelihood, meaningLikelihood } from '../search/score-calibration.js';
 import { searchWords } from '../search/words.js';
 import { decodeCursor, decodeMeaningCursor, encodeCursor, encodeMeaningCursor, searchFingerprint } from './cursor.js';
 import { recallByMeaning } from './hybrid.js';
@@ -136,15 +136,14 @@ export class RecallService {
     const { hits, next, best, byFusion } = await recallByMeaning(sources, asker.mindId, {
       mode,
       q,
-      rerank: (question, candidates, options) => this.meaning.rerank(asker, question, candidates, signal, options),
+      rerank: (question, candidates, options) => this.meaning.rerank(asker, question, candidates, options, signal),
       filter,
       vector,
       position,
       limit,
       maxBytes: this.ctx.config.pageMaxBytes,
     });
-    const blended = byFusion ? fusionLikelihood : blendLikelihood;
-    const likelihood = (score: number) => (mode === 'semantic' ? similarityLikelihood(score) : blended(score, best));
+    const likelihood = meaningLikelihood(mode, best, byFusion);
     return {
       memories: hits.map((r) => ({ ...r.memory, score: likelihood(r.score), match: r.match })),
       next_cursor: next ? encodeMeaningCursor(fingerprint, next) : null,

@@ -142,3 +142,14 @@ const trailed = (blend: number, best: number) => blend - TRAIL_WEIGHT * Math.max
 export const blendLikelihood = (blend: number, best = blend) => rounded(along(BLEND_KNOTS, trailed(blend, best)));
 /** The fusion's blend (with `openai` embeddings), read as blendLikelihood reads the re-ranking's. */
 export const fusionLikelihood = (blend: number, best = blend) => rounded(along(FUSION_KNOTS, trailed(blend, best)));
+
+/**
+ * How an answer ranked by meaning reads its hits' raw scores: semantic by the similarity; hybrid
+ * against `best`, the answer's first blend, on the curve of what blended them (the re-ranking's, or
+ * the fusion's when `byFusion`). Recall and chat search alike.
+ */
+export function meaningLikelihood(mode: 'hybrid' | 'semantic', best?: number, byFusion?: boolean): (score: number) => number {
+  if (mode === 'semantic') return similarityLikelihood;
+  const blended = byFusion ? fusionLikelihood : blendLikelihood;
+  return (score) => blended(score, best);
+}
