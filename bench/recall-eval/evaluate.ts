@@ -124,21 +124,18 @@ async function main() {
     console.log('');
     console.log('rerank sweep (paraphrased questions; keyword-style rank-1 rate), best 25 by dev r@5 + MRR/10\n');
     const grid: RerankOptions[] = [];
-    for (const neighbours of [3, 5, 10])
-      for (const densityWeight of [0, 0.5, 0.75, 1])
-        for (const keywordWeight of [0.5, 0.7])
-          for (const alignWeight of [0, 0.2, 0.4])
-            for (const floor of [0.3])
-              for (const forwardShare of alignWeight ? [0.5, 1] : [1])
-                grid.push({ ...RERANK_OTHER_WORDS, neighbours, densityWeight, keywordWeight, alignWeight, floor, forwardShare });
+    for (const densityWeight of [0.75, 1, 1.5])
+      for (const keywordWeight of [0.35, 0.55])
+        for (const alignWeight of [0.5, 0.6, 0.7])
+          for (const forwardShare of [0.8, 1])
+            for (const hubWeight of [0, 0.4, 0.5])
+              grid.push({ ...RERANK_OTHER_WORDS, densityWeight, keywordWeight, alignWeight, forwardShare, hubWeight });
     const results: Array<{ o: RerankOptions; dev: Scores }> = [];
     for (const o of grid) results.push({ o, dev: await reranked(dev, o) });
     results.sort((a, b) => b.dev.r5 + b.dev.mrr / 10 - (a.dev.r5 + a.dev.mrr / 10));
-    console.log('k  density kw   align floor fwd   dev r@1 r@5   MRR    test r@1 r@5   MRR    all r@5  kw-style@1');
+    console.log('hub density kw   align floor fwd   dev r@1 r@5   MRR    test r@1 r@5   MRR    all r@5  kw-style@1');
     for (const { o, dev: d } of results.slice(0, 25)) {
-      const cells = [o.neighbours, o.densityWeight, o.keywordWeight, o.alignWeight, o.floor, o.forwardShare].map((v) =>
-        String(v).padEnd(5),
-      );
+      const cells = [o.hubWeight, o.densityWeight, o.keywordWeight, o.alignWeight, o.floor, o.forwardShare].map((v) => String(v).padEnd(5));
       console.log(
         `${cells.join(' ')} ${fmt(d)}   ${fmt(await reranked(test, o))}   ${(await reranked(questions, o)).r5.toFixed(3)}    ${(await reranked(keywordQueries, o)).r1.toFixed(3)}`,
       );

@@ -9,11 +9,14 @@ import {
   alignerFor,
   coverage,
   RERANK_DEFAULTS,
+  RERANK_NAMED,
+  RERANK_OTHER_WORDS,
   type RerankCandidate,
   type WordAligner,
   windowDensity,
   wordsOf,
 } from '../src/embeddings/rerank.js';
+import { namesSomeone } from '../src/embeddings/tokens.js';
 import { searchWords } from '../src/search/words.js';
 
 describe('rerank: window density', () => {
@@ -77,6 +80,28 @@ describe('rerank by meaning (local word table)', () => {
     const same = aligner.align(question, question, 0.3);
     assert.ok(Math.abs(same.forward - 1) < 1e-6 && Math.abs(same.backward - 1) < 1e-6, 'a text aligns fully with itself');
     assert.deepEqual(aligner.align(aligner.bag('the of and'), question, 0.3), { forward: 0, backward: 0 }, 'no content words');
+  });
+
+  test("with hubWeight, words close to every word count less and a rare word's match more", () => {
+    const question = aligner.bag('What kind of dishes does she love to order?');
+    const fact = aligner.bag("The user's favourite cuisine is Thai food, extra spicy.");
+    const generic = aligner.bag('For gifts, the user likes experiences more than things.');
+    const plain = [fact, generic].map((m) => aligner.align(question, m, 0.3, 0.8).forward);
+    assert.ok(plain[1]! > plain[0]!, `uncorrected, the generic memory aligns better: ${plain}`);
+    const corrected = [fact, generic].map((m) => aligner.align(question, m, 0.3, 0.8, RERANK_OTHER_WORDS.hubWeight).forward);
+    assert.ok(corrected[0]! > corrected[1]!, `corrected, the fact does: ${corrected}`);
+    const pair = (a: string, b: string, hub: number) => aligner.align(aligner.bag(a), aligner.bag(b), 0.3, 1, hub).forward;
+    assert.ok(pair('take', 'get', 0.4) < pair('take', 'get', 0), 'two of the commonest words: less');
+    assert.ok(pair('violin', 'cello', 0.4) > pair('violin', 'cello', 0), 'two rare words: more');
+    assert.equal(RERANK_DEFAULTS.hubWeight, 0, "conversations' weights leave words as they are");
+    assert.equal(RERANK_NAMED.hubWeight, 0);
+  });
+
+  test('a question names someone when a word inside it is capitalised ("I" is not a name)', () => {
+    assert.equal(namesSomeone('What hobbies does Jolene have?'), true);
+    assert.equal(namesSomeone('Where is she staying in Portugal?'), true);
+    assert.equal(namesSomeone('Where did I leave the spare key?'), false);
+    assert.equal(namesSomeone('What instrument is the child learning?'), false);
   });
 
   // A run of near-identical notes (as an agent writes them week after week) and one fact.

@@ -1,8 +1,8 @@
-import { RELEVANCE_HALF, RELEVANCE_POWER } from '../search/bm25.js';
 import { ByteLru } from './byte-lru.js';
 import { coverage, questionTerms, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
+import { HUB_CENTRE, RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankOptions } from './rerank-options.js';
 
 export { coverage, windowDensity, wordsOf };
 import { type Bag, bagBytes, wordBag } from './word-bag.js';
@@ -14,80 +14,9 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * the memory's density (its mean cosine to its closest other candidates: a memory like many others
  * is close to every question about their shared words), and a word alignment (each content word of
  * the question matched to its closest word of the memory, so one specific/general pair is not diluted
- * by the sentence average). Two sets of weights: one for the questions of conversations, one for
- * questions in other words. docs/memories.md describes it; docs/performance.md how it was tuned.
+ * by the sentence average). The weights: rerank-options.ts. docs/memories.md describes it; docs/performance.md how it was tuned.
  */
-export interface RerankOptions {
-  /** How many nearest other candidates a memory's density is the mean cosine to. */
-  neighbours: number;
-  /** Weight of the density taken off the sentence cosine. */
-  densityWeight: number;
-  /** Share of the word alignment in the meaning part (the rest is the density-corrected cosine, min-max scaled over the window). */
-  alignWeight: number;
-  /** Word cosines at or below this count 0; above, they are stretched to 0..1 (unrelated GloVe words sit at 0.1-0.35). */
-  floor: number;
-  /** Share of the query -> memory direction in the alignment (the rest is memory -> query). */
-  forwardShare: number;
-  /** Keyword part as fusion.ts: weight · s^p / (s^p + half^p); the rest of the score is the meaning part. */
-  keywordWeight: number;
-  keywordHalf: number;
-  keywordPower: number;
-  /**
-   * The keyword part times coverage^this: coverage is the share of the question's ranking words
-   * (search/words.ts, each with its variants at VARIANT_WEIGHT) the candidate's text holds (as
-   * re-ranked: for a memory its key, the start of its content and its tags); 0: off.
-   */
-  keywordCoverage: number;
-  /** Holding this many of the question's ranking words counts as full coverage (a long question's answer rarely holds all). */
-  coverageWords: number;
-  /**
-   * What the same word counts in the word alignment (1: as any perfect match). Below 1, the
-   * alignment rewards related words more and repeats less of what the keyword part says already.
-   */
-  exactWeight: number;
-}
-
-/**
- * For a question some keyword hit holds two of the words of (recall/hybrid.ts): the usual question
- * of a conversation's memories. Chosen on real conversations' tuning half (bench/beam-eval), the
- * generated set as a second opinion (the numbers: docs/performance.md).
- */
-export const RERANK_DEFAULTS: RerankOptions = {
-  neighbours: 3,
-  // A turn like many others of its conversation is close to every question about their subject.
-  densityWeight: 2,
-  // Question words matched one by one, mostly from the question's side: what a conversation's
-  // answering turn has and its neighbours lack is one or two specific words.
-  alignWeight: 0.8,
-  floor: 0.3,
-  forwardShare: 0.7,
-  keywordWeight: 0.45,
-  // The keyword part squashes relative BM25 (search/bm25.ts).
-  keywordHalf: RELEVANCE_HALF,
-  keywordPower: RELEVANCE_POWER,
-  // A hit holding one of a question's words loses most of its keyword part; four of a long
-  // question's words are as telling as all of them (an answering turn holds a few).
-  keywordCoverage: 2,
-  coverageWords: 4,
-  exactWeight: 0.8,
-};
-
-/**
- * For a question in other words (no keyword hit holds two of its words: recall reads a wide vector
- * window): a strong keyword part only for the rare hit that holds most of a short question, the
- * rest by meaning. Chosen on the paraphrase set (bench/recall-eval), which opens that window for
- * 127 of its 135 questions.
- */
-export const RERANK_OTHER_WORDS: RerankOptions = {
-  ...RERANK_DEFAULTS,
-  densityWeight: 0.75,
-  alignWeight: 0.5,
-  forwardShare: 1,
-  keywordWeight: 0.55,
-  // Holding three words counts as all of them (a question of three words or fewer needs all).
-  keywordCoverage: 3,
-  coverageWords: 3,
-};
+export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankOptions };
 
 export interface RerankCandidate {
   id: string;
@@ -129,6 +58,8 @@ interface Known {
 export class WordAligner {
   /** Euclidean norm of each row's int8 vector (cosines are taken on the int8 values directly). */
   private readonly norms: Float32Array;
+  /** Each row's cosine to the direction all text shares (hubWeight), less HUB_CENTRE. */
+  private readonly hubness: Float32Array;
   /** Keyed by scope (the mind) and text: one mind's texts never answer faster for another. */
   readonly memo: ByteLru<Known>;
 
@@ -139,11 +70,22 @@ export class WordAligner {
     this.memo = new ByteLru(memoBytes);
     const { dim, vectors, words } = encoder.table;
     this.norms = new Float32Array(words.length);
+    this.hubness = new Float32Array(words.length);
+    // The direction all text shares: sif.ts's common component (the vocabulary's mean direction, to
+    // 0.99), its arbitrary sign turned towards the most frequent words.
+    const common = encoder.commonComponent;
     for (let r = 0; r < words.length; r++) {
       let sum = 0;
-      for (let d = r * dim; d < (r + 1) * dim; d++) sum += vectors[d]! * vectors[d]!;
+      let along = 0;
+      for (let d = r * dim; d < (r + 1) * dim; d++) {
+        sum += vectors[d]! * vectors[d]!;
+        along += vectors[d]! * common[d - r * dim]!;
+      }
       this.norms[r] = Math.sqrt(sum) || 1;
+      this.hubness[r] = along / this.norms[r]!;
     }
+    const sign = Math.sign(this.hubness.subarray(0, 1000).reduce((t, h) => t + h, 0)) || 1;
+    for (let r = 0; r < words.length; r++) this.hubness[r] = sign * this.hubness[r]! - HUB_CENTRE;
   }
 
   /** The content words of a text (word-bag.ts). */
@@ -207,7 +149,7 @@ export class WordAligner {
    * (backward), each 0..1: the weighted mean over one side's words of the best stretched cosine to
    * the other side's words.
    */
-  align(query: Bag, memory: Bag, floor: number, exact = 1): { forward: number; backward: number } {
+  align(query: Bag, memory: Bag, floor: number, exact = 1, hubWeight = 0): { forward: number; backward: number } {
     const nq = query.rows.length;
     const nm = memory.rows.length;
     const bestQ = new Float32Array(nq);
@@ -217,7 +159,8 @@ export class WordAligner {
       for (let j = 0; j < nm; j++) {
         let s = exact;
         if (query.rows[i] !== memory.rows[j]) {
-          const c = this.cosine(query.rows[i]!, memory.rows[j]!);
+          const c =
+            this.cosine(query.rows[i]!, memory.rows[j]!) - hubWeight * (this.hubness[query.rows[i]!]! + this.hubness[memory.rows[j]!]!);
           if (c <= floor) continue;
           s = (c - floor) * stretch;
         }
@@ -261,6 +204,7 @@ export class WordAligner {
       densityWeight,
       forwardShare,
       floor,
+      hubWeight,
     } = options;
     const cosine = candidates.map(
       (c, i) => (c.similarity ?? dot(queryVector, vectors.subarray(i * dim, (i + 1) * dim))) - densityWeight * density[i]!,
@@ -279,7 +223,7 @@ export class WordAligner {
       if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text), coverageWords) ** keywordCoverage;
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
-        const { forward, backward } = this.align(q, this.bagOf(scope, c.text, known[i]!), floor, exactWeight);
+        const { forward, backward } = this.align(q, this.bagOf(scope, c.text, known[i]!), floor, exactWeight, hubWeight);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
       return { id: c.id, score: keywordWeight * keyword + (1 - keywordWeight) * meaning, order: i };

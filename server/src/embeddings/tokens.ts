@@ -61,3 +61,6 @@ export function baseForms(word: string): string[] {
   if (word.endsWith('ied')) add(`${word.slice(0, -3)}y`);
   return forms;
 }
+
+/** Whether a text names someone or somewhere: a capitalised word inside a sentence ("Jolene", "Portugal"; not "I"). */
+export const namesSomeone = (text: string): boolean => tokens(text).some((t) => t.name && t.word.length > 1);

@@ -1,0 +1,98 @@
+import { RELEVANCE_HALF, RELEVANCE_POWER } from '../search/bm25.js';
+
+// The re-ranking's weights (rerank.ts): what each one does, and the three sets recall chooses from
+// (recall/hybrid.ts). docs/performance.md has how they were chosen.
+
+export interface RerankOptions {
+  /** How many nearest other candidates a memory's density is the mean cosine to. */
+  neighbours: number;
+  /** Weight of the density taken off the sentence cosine. */
+  densityWeight: number;
+  /** Share of the word alignment in the meaning part (the rest is the density-corrected cosine, min-max scaled over the window). */
+  alignWeight: number;
+  /** Word cosines at or below this count 0; above, they are stretched to 0..1 (unrelated GloVe words sit at 0.1-0.35). */
+  floor: number;
+  /** Share of the query -> memory direction in the alignment (the rest is memory -> query). */
+  forwardShare: number;
+  /** Keyword part as fusion.ts: weight · s^p / (s^p + half^p); the rest of the score is the meaning part. */
+  keywordWeight: number;
+  keywordHalf: number;
+  keywordPower: number;
+  /**
+   * The keyword part times coverage^this: coverage is the share of the question's ranking words
+   * (search/words.ts, each with its variants at VARIANT_WEIGHT) the candidate's text holds (as
+   * re-ranked: for a memory its key, the start of its content and its tags); 0: off.
+   */
+  keywordCoverage: number;
+  /** Holding this many of the question's ranking words counts as full coverage (a long question's answer rarely holds all). */
+  coverageWords: number;
+  /**
+   * What the same word counts in the word alignment (1: as any perfect match). Below 1, the
+   * alignment rewards related words more and repeats less of what the keyword part says already.
+   */
+  exactWeight: number;
+  /**
+   * How much two words' closeness to the direction all text shares is taken off their cosine in the
+   * word alignment (0: off). Such words ("take", "thing", "work") are close to every word: uncorrected,
+   * they match whatever a memory says, and a rare word's true match (child, daughter) counts no more.
+   */
+  hubWeight: number;
+}
+
+/**
+ * For a question some keyword hit holds two of the words of (recall/hybrid.ts): the usual question
+ * of a conversation's memories. Chosen on real conversations' tuning half (bench/beam-eval), the
+ * generated set as a second opinion (the numbers: docs/performance.md).
+ */
+export const RERANK_DEFAULTS: RerankOptions = {
+  neighbours: 3,
+  // A turn like many others of its conversation is close to every question about their subject.
+  densityWeight: 2,
+  // Question words matched one by one, mostly from the question's side: what a conversation's
+  // answering turn has and its neighbours lack is one or two specific words.
+  alignWeight: 0.8,
+  floor: 0.3,
+  forwardShare: 0.7,
+  keywordWeight: 0.45,
+  // The keyword part squashes relative BM25 (search/bm25.ts).
+  keywordHalf: RELEVANCE_HALF,
+  keywordPower: RELEVANCE_POWER,
+  // A hit holding one of a question's words loses most of its keyword part; four of a long
+  // question's words are as telling as all of them (an answering turn holds a few).
+  keywordCoverage: 2,
+  coverageWords: 4,
+  exactWeight: 0.8,
+  // Conversation turns are made of common words, and their answers' matches too.
+  hubWeight: 0,
+};
+
+/**
+ * For a question in other words (no keyword hit holds two of its words: recall reads a wide vector
+ * window): a keyword part only for the rare hit that holds most of a short question, the rest by
+ * meaning, with words that are close to every word corrected. Chosen on the paraphrase set's dev
+ * half (bench/recall-eval), which opens that window for 127 of its 135 questions.
+ */
+export const RERANK_OTHER_WORDS: RerankOptions = {
+  ...RERANK_DEFAULTS,
+  densityWeight: 0.75,
+  alignWeight: 0.5,
+  forwardShare: 1,
+  keywordWeight: 0.35,
+  // Holding three words counts as all of them (a question of three words or fewer needs all).
+  keywordCoverage: 3,
+  coverageWords: 3,
+  hubWeight: 0.4,
+};
+
+/**
+ * For a question in other words that names someone ("What hobbies does Jolene have?"): the name,
+ * found by words, decides more, and no word is corrected, so that other people's memories of the
+ * same kind of thing do not outrank theirs (measured: docs/performance.md).
+ */
+export const RERANK_NAMED: RerankOptions = { ...RERANK_OTHER_WORDS, keywordWeight: 0.55, hubWeight: 0 };
+
+/**
+ * Where hubWeight's correction is 0: a word this close to the shared direction (the commonest words
+ * reach 0.8-0.9, rare ones 0-0.2), chosen with the weight; rarer words' matches gain.
+ */
+export const HUB_CENTRE = 0.75;
