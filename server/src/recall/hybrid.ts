@@ -3,7 +3,14 @@ import { itemsWithinBytes } from '../http/cursor.js';
 import type { PagePosition, RecallFilter, RecallRow } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
-import { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankCandidate, type RerankHit, type RerankOptions } from '../embeddings/rerank.js';
+import {
+  RERANK_DEFAULTS,
+  RERANK_NAMED,
+  RERANK_OTHER_WORDS,
+  type RerankCandidate,
+  type RerankHit,
+  type RerankOptions,
+} from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { embeddingText } from '../meaning/store.js';
 import { questionTerms, termsHeld, wordsOf } from '../embeddings/coverage.js';
