@@ -155,12 +155,14 @@ export class WordAligner {
     const bestQ = new Float32Array(nq);
     const bestM = new Float32Array(nm);
     const stretch = 1 / (1 - floor);
+    // Each side's correction, read once per word (0 when off).
+    const hubQ = Float32Array.from(query.rows, (row) => hubWeight * this.hubness[row]!);
+    const hubM = hubWeight > 0 ? Float32Array.from(memory.rows, (row) => hubWeight * this.hubness[row]!) : new Float32Array(nm);
     for (let i = 0; i < nq; i++) {
       for (let j = 0; j < nm; j++) {
         let s = exact;
         if (query.rows[i] !== memory.rows[j]) {
-          const c =
-            this.cosine(query.rows[i]!, memory.rows[j]!) - hubWeight * (this.hubness[query.rows[i]!]! + this.hubness[memory.rows[j]!]!);
+          const c = this.cosine(query.rows[i]!, memory.rows[j]!) - hubQ[i]! - hubM[j]!;
           if (c <= floor) continue;
           s = (c - floor) * stretch;
         }
