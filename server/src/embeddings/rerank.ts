@@ -14,7 +14,8 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * the memory's density (its mean cosine to its closest other candidates: a memory like many others
  * is close to every question about their shared words), and a word alignment (each content word of
  * the question matched to its closest word of the memory, so one specific/general pair is not diluted
- * by the sentence average). The weights: rerank-options.ts. docs/memories.md describes it; docs/performance.md how it was tuned.
+ * by the sentence average). The weights: rerank-options.ts; docs/memories.md describes it,
+ * docs/performance.md how it was tuned.
  */
 export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankOptions };
 
@@ -147,7 +148,8 @@ export class WordAligner {
   /**
    * How well the words of `query` are matched in `memory` (forward) and the other way round
    * (backward), each 0..1: the weighted mean over one side's words of the best stretched cosine to
-   * the other side's words.
+   * the other side's words. With `hubWeight` (rerank-options.ts) each pair's cosine is first lowered
+   * by the two words' closeness to the direction all text shares.
    */
   align(query: Bag, memory: Bag, floor: number, exact = 1, hubWeight = 0): { forward: number; backward: number } {
     const nq = query.rows.length;
@@ -155,14 +157,14 @@ export class WordAligner {
     const bestQ = new Float32Array(nq);
     const bestM = new Float32Array(nm);
     const stretch = 1 / (1 - floor);
-    // Each side's correction, read once per word (0 when off).
-    const hubQ = Float32Array.from(query.rows, (row) => hubWeight * this.hubness[row]!);
-    const hubM = hubWeight > 0 ? Float32Array.from(memory.rows, (row) => hubWeight * this.hubness[row]!) : new Float32Array(nm);
+    const { hubness } = this;
     for (let i = 0; i < nq; i++) {
+      const qi = query.rows[i]!;
       for (let j = 0; j < nm; j++) {
+        const mj = memory.rows[j]!;
         let s = exact;
-        if (query.rows[i] !== memory.rows[j]) {
-          const c = this.cosine(query.rows[i]!, memory.rows[j]!) - hubQ[i]! - hubM[j]!;
+        if (qi !== mj) {
+          const c = this.cosine(qi, mj) - (hubWeight > 0 ? hubWeight * (hubness[qi]! + hubness[mj]!) : 0);
           if (c <= floor) continue;
           s = (c - floor) * stretch;
         }
