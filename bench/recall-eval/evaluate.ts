@@ -6,22 +6,23 @@
 // (d) hybrid + rerank: the window of the best RERANK_SEMANTIC vector hits and DEPTH keyword hits
 // re-ranked by rerank.ts (density-corrected cosine, word alignment, keyword score) with the weights
 // recall uses for a question in other words (RERANK_OTHER_WORDS), chosen on the dev half too
-// (--sweep shows the grid).
+// (--sweep shows the grid, --links the WordNet links' and the time prior's weights).
 //
-// Usage: node --import tsx bench/recall-eval/evaluate.ts [--sweep]
+// Usage: node --import tsx bench/recall-eval/evaluate.ts [--sweep] [--links]
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalEmbedderInProcess } from '../../server/src/embeddings/local-embedder.js';
 import { FUSION_DEFAULTS, type FusionOptions, fuse, type Hit } from '../../server/src/embeddings/fusion.js';
 import type { LoadInfo } from '../../server/src/embeddings/local-model.js';
 import { RERANK_OTHER_WORDS, type RerankCandidate, type RerankOptions } from '../../server/src/embeddings/rerank.js';
+import { WIDE_VECTOR_WINDOW } from '../../server/src/recall/hybrid.js';
 import { type Fact, loadEvalSet } from './data.js';
 import { KeywordIndex } from './keyword-index.js';
 
 /** Hits taken from each side before fusing (the server would page the same way). */
 const DEPTH = 100;
-/** Vector hits in the re-ranking window (with the DEPTH keyword hits). */
-const RERANK_SEMANTIC = 200;
+/** Vector hits in the re-ranking window (with the DEPTH keyword hits), as recall reads them. */
+const RERANK_SEMANTIC = WIDE_VECTOR_WINDOW;
 
 interface Query {
   fact: Fact;
@@ -140,6 +141,19 @@ async function main() {
         `${cells.join(' ')} ${fmt(d)}   ${fmt(await reranked(test, o))}   ${(await reranked(questions, o)).r5.toFixed(3)}    ${(await reranked(keywordQueries, o)).r1.toFixed(3)}`,
       );
     }
+    console.log('');
+  }
+  if (process.argv.includes('--links')) {
+    console.log('WordNet links and the time prior (paraphrased questions), the rest as RERANK_OTHER_WORDS\n');
+    console.log('link  time  dev r@1 r@5   MRR    test r@1 r@5   MRR    all r@5');
+    for (const linkSimilarity of [0, 0.6, 0.65, 0.7, 0.75, 0.8])
+      for (const timeWeight of [0, 0.1]) {
+        const o = { ...RERANK_OTHER_WORDS, linkSimilarity, timeWeight };
+        const cells = [linkSimilarity, timeWeight].map((v) => String(v).padEnd(5));
+        console.log(
+          `${cells.join(' ')} ${fmt(await reranked(dev, o))}   ${fmt(await reranked(test, o))}   ${(await reranked(questions, o)).r5.toFixed(3)}`,
+        );
+      }
     console.log('');
   }
 

@@ -97,6 +97,32 @@ describe('rerank by meaning (local word table)', () => {
     assert.equal(RERANK_NAMED.hubWeight, 0);
   });
 
+  test('with linkSimilarity, two words WordNet links count at least that much; other pairs as before', () => {
+    const pair = (a: string, b: string, link: number) => aligner.align(aligner.bag(a), aligner.bag(b), 0.3, 1, 0, link).forward;
+    assert.ok(pair('operation', 'surgery', 0) < 0.3, `GloVe places them apart: ${pair('operation', 'surgery', 0)}`);
+    assert.ok(Math.abs(pair('operation', 'surgery', 0.7) - (0.7 - 0.3) / 0.7) < 1e-6, 'linked: counted as 0.7, stretched');
+    assert.equal(pair('jog', 'run', 0.7), pair('run', 'jog', 0.7));
+    assert.equal(pair('dog', 'cat', 0.7), pair('dog', 'cat', 0), 'not linked (two kinds of one thing): the cosine');
+    assert.ok(pair('antidepressant', 'prozac', 0.7) > (0.7 - 0.3) / 0.7, 'a cosine above the link stays');
+    assert.equal(RERANK_DEFAULTS.linkSimilarity, 0, "conversations' weights do not read links");
+    assert.ok(RERANK_OTHER_WORDS.linkSimilarity > 0 && RERANK_NAMED.linkSimilarity === RERANK_OTHER_WORDS.linkSimilarity);
+  });
+
+  test('with timeWeight, a question that asks when takes it off the candidates that name no time', () => {
+    const candidates = [
+      { id: 'words', text: 'The team standup notes are kept in the shared drive.' },
+      { id: 'time', text: 'The daily sync happens at 9:30 with the whole group.' },
+    ];
+    const score = (question: string, timeWeight: number) =>
+      Object.fromEntries(aligner.rerank(question, candidates, { ...RERANK_OTHER_WORDS, timeWeight }).map((h) => [h.id, h.score]));
+    const off = score('When is the team standup?', 0);
+    const on = score('When is the team standup?', 0.1);
+    assert.ok(Math.abs(off.words! - 0.1 - on.words!) < 1e-9, `${off.words} -> ${on.words}`);
+    assert.equal(on.time, off.time, 'the candidate that names a time keeps its score');
+    assert.deepEqual(score('Where is the team standup?', 0.1), score('Where is the team standup?', 0), 'not a question of when');
+    assert.equal(RERANK_DEFAULTS.timeWeight, 0);
+  });
+
   test('a question names someone when a word inside it is capitalised ("I" is not a name)', () => {
     assert.equal(namesSomeone('What hobbies does Jolene have?'), true);
     assert.equal(namesSomeone('Where is she staying in Portugal?'), true);

@@ -11,11 +11,13 @@ import {
   sourceInfo,
   writeFileAtomic,
 } from './word-table.js';
+import { loadWordLinks } from './word-links.js';
 
 /**
  * The local embedder's model, loaded once per thread: the word table from the cache in the data
  * directory, built there from the npm package on first use (or when the cache is missing, damaged
- * or made for another model or package version).
+ * or made for another model or package version), and WordNet's links between its words, cached the
+ * same way (word-links.ts).
  */
 
 /** Stored with each vector: a change to the table, the weights or the tokens needs a new name (vectors of two versions do not compare). */
@@ -54,6 +56,7 @@ export async function loadLocalModel(options: LocalModelOptions): Promise<SifEnc
   const decoded = cached ? decodeCache(cached, expect) : 'no cache file';
   if (typeof decoded !== 'string') {
     const encoder = new SifEncoder(decoded.table, sif, decoded.extra);
+    encoder.links = await loadWordLinks(options.cacheDir, decoded.table.words);
     options.onLoad?.({ built: false, ms: performance.now() - started, words: decoded.table.words.length, dim: decoded.table.dim, file });
     return encoder;
   }
@@ -62,6 +65,7 @@ export async function loadLocalModel(options: LocalModelOptions): Promise<SifEnc
   encoder.commonComponent = zipfCommonComponent(encoder);
   await mkdir(options.cacheDir, { recursive: true });
   await writeFileAtomic(file, encodeCache(table, expect, encoder.commonComponent));
+  encoder.links = await loadWordLinks(options.cacheDir, table.words);
   options.onLoad?.({ built: true, reason: decoded, ms: performance.now() - started, words: table.words.length, dim: table.dim, file });
   return encoder;
 }

@@ -37,6 +37,17 @@ export interface RerankOptions {
    * they match whatever a memory says, and a rarer word's true match (dishes, cuisine) counts no more.
    */
   hubWeight: number;
+  /**
+   * For a question that asks when (answer-type.ts): taken off the score of a candidate that names
+   * no time, date, day or recurrence (0: off). The answer to "when" holds one; most texts hold none.
+   */
+  timeWeight: number;
+  /**
+   * In the word alignment, two words WordNet puts one under the other (word-links.ts: mom/mother,
+   * operation/surgery, sertraline/antidepressant) count at least this cosine (0: off). GloVe places many such
+   * pairs apart: a question's general word and the memory's specific one are rarely used together.
+   */
+  linkSimilarity: number;
 }
 
 /**
@@ -64,6 +75,10 @@ export const RERANK_DEFAULTS: RerankOptions = {
   exactWeight: 0.8,
   // Measured on conversations, the correction cost hit@5: a turn's matches are in common words.
   hubWeight: 0,
+  // On conversations it changed no hit@5 and moved scores off their bands (docs/performance.md).
+  timeWeight: 0,
+  // Measured on conversations, links cost hit@5 on the tuning half (docs/performance.md).
+  linkSimilarity: 0,
 };
 
 /**
@@ -82,6 +97,9 @@ export const RERANK_OTHER_WORDS: RerankOptions = {
   keywordCoverage: 3,
   coverageWords: 3,
   hubWeight: 0.4,
+  // Any weight from 0.1 up ranks the same (the time-less candidates all fall behind); 0.1 moves scores least.
+  timeWeight: 0.1,
+  linkSimilarity: 0.7,
 };
 
 /**

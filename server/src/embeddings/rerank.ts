@@ -1,3 +1,4 @@
+import { asksWhen, holdsTime } from './answer-type.js';
 import { ByteLru } from './byte-lru.js';
 import { coverage, questionTerms, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
@@ -14,7 +15,8 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * the memory's density (its mean cosine to its closest other candidates: a memory like many others
  * is close to every question about their shared words), and a word alignment (each content word of
  * the question matched to its closest word of the memory, so one specific/general pair is not diluted
- * by the sentence average). The weights: rerank-options.ts; docs/memories.md describes it,
+ * by the sentence average); for a question that asks when, whether the memory names a time at all
+ * (answer-type.ts). The weights: rerank-options.ts; docs/memories.md describes it,
  * docs/performance.md how it was tuned.
  */
 export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankOptions };
@@ -149,22 +151,25 @@ export class WordAligner {
    * How well the words of `query` are matched in `memory` (forward) and the other way round
    * (backward), each 0..1: the weighted mean over one side's words of the best stretched cosine to
    * the other side's words. With `hubWeight` (rerank-options.ts) each pair's cosine is first lowered
-   * by the two words' closeness to the direction all text shares.
+   * by the two words' closeness to the direction all text shares; with `linkSimilarity`, a pair
+   * WordNet links counts at least that.
    */
-  align(query: Bag, memory: Bag, floor: number, exact = 1, hubWeight = 0): { forward: number; backward: number } {
+  align(query: Bag, memory: Bag, floor: number, exact = 1, hubWeight = 0, linkSimilarity = 0): { forward: number; backward: number } {
     const nq = query.rows.length;
     const nm = memory.rows.length;
     const bestQ = new Float32Array(nq);
     const bestM = new Float32Array(nm);
     const stretch = 1 / (1 - floor);
     const { hubness } = this;
+    const links = linkSimilarity > 0 ? this.encoder.links : undefined;
     for (let i = 0; i < nq; i++) {
       const qi = query.rows[i]!;
       for (let j = 0; j < nm; j++) {
         const mj = memory.rows[j]!;
         let s = exact;
         if (qi !== mj) {
-          const c = this.cosine(qi, mj) - (hubWeight > 0 ? hubWeight * (hubness[qi]! + hubness[mj]!) : 0);
+          let c = this.cosine(qi, mj) - (hubWeight > 0 ? hubWeight * (hubness[qi]! + hubness[mj]!) : 0);
+          if (links && c < linkSimilarity && links.linked(qi, mj)) c = linkSimilarity;
           if (c <= floor) continue;
           s = (c - floor) * stretch;
         }
@@ -209,6 +214,8 @@ export class WordAligner {
       forwardShare,
       floor,
       hubWeight,
+      timeWeight,
+      linkSimilarity,
     } = options;
     const cosine = candidates.map(
       (c, i) => (c.similarity ?? dot(queryVector, vectors.subarray(i * dim, (i + 1) * dim))) - densityWeight * density[i]!,
@@ -219,6 +226,7 @@ export class WordAligner {
     const q = alignWeight > 0 ? this.bag(query) : undefined;
     const halfPower = keywordHalf ** keywordPower;
     const terms = questionTerms(query);
+    const timeless = timeWeight > 0 && asksWhen(query) ? timeWeight : 0;
     const scored = candidates.map((c, i) => {
       const s = c.keywordScore ?? 0;
       const lifted = s > 0 ? s ** keywordPower : 0;
@@ -227,10 +235,12 @@ export class WordAligner {
       if (keyword > 0 && keywordCoverage > 0) keyword *= coverage(terms, wordsOf(c.text), coverageWords) ** keywordCoverage;
       let meaning = span > 0 ? (cosine[i]! - low) / span : 1;
       if (q) {
-        const { forward, backward } = this.align(q, this.bagOf(scope, c.text, known[i]!), floor, exactWeight, hubWeight);
+        const { forward, backward } = this.align(q, this.bagOf(scope, c.text, known[i]!), floor, exactWeight, hubWeight, linkSimilarity);
         meaning = alignWeight * (forwardShare * forward + (1 - forwardShare) * backward) + (1 - alignWeight) * meaning;
       }
-      return { id: c.id, score: keywordWeight * keyword + (1 - keywordWeight) * meaning, order: i };
+      let score = keywordWeight * keyword + (1 - keywordWeight) * meaning;
+      if (timeless > 0 && !holdsTime(c.text)) score = Math.max(0, score - timeless);
+      return { id: c.id, score, order: i };
     });
     scored.sort((a, b) => b.score - a.score || a.order - b.order);
     return scored.map(({ id, score }) => ({ id, score }));

@@ -1,3 +1,4 @@
+import type { WordLinks } from './word-links.js';
 import { baseForms, STOP_WORDS, tokens } from './tokens.js';
 import type { WordTable } from './word-table.js';
 
@@ -25,6 +26,8 @@ export const zipfProbability = (rank: number) => 1 / ((rank + 1) * HARMONIC);
 export class SifEncoder {
   /** Per row of the table: the SIF weight a / (a + p(w)). */
   readonly wordWeights: Float32Array;
+  /** WordNet's links between rows (word-links.ts), for the re-ranking's word alignment; not in the sentence vectors. */
+  links: WordLinks | undefined;
 
   constructor(
     readonly table: WordTable,

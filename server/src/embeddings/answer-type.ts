@@ -1,0 +1,40 @@
+// What a question asks for and whether a text could answer it, read from their words: the
+// re-ranking's prior for questions in other words (rerank-options.ts timeWeight).
+
+const MONTHS =
+  'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec';
+const DAYS = 'Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Mon|Tues?|Wed|Thu|Thur|Thurs|Fri|Sat|Sun';
+const HOLIDAYS = 'Christmas|Thanksgiving|Easter|Hanukkah|Passover|Ramadan|Eid|Diwali|Halloween|New Year';
+const SPANS = 'day|week|fortnight|month|quarter|year|morning|evening|afternoon|night|weekend|spring|summer|autumn|fall|winter|season';
+
+/** Months, days and holidays by name, with their capital ("May", "March" and "Sun" are words too). */
+const NAMED_TIME = new RegExp(`\\b(${MONTHS}|${DAYS}|${HOLIDAYS})s?\\b`);
+
+/** Clock times, years, quarters, ordinal days and recurrences, in any case. */
+const TIME = new RegExp(
+  [
+    `\\b\\d{1,2}(:\\d{2})?\\s?(am|pm|a\\.m\\.|p\\.m\\.)`,
+    `\\b\\d{1,2}:\\d{2}\\b`,
+    `\\b(1[89]|20)\\d\\d\\b`,
+    `\\bQ[1-4]\\b`,
+    `\\b\\d{1,2}(st|nd|rd|th)\\b`,
+    `\\b(weekdays?|weekends?|tonight|tomorrow|yesterday|today|daily|weekly|monthly|yearly|annually|nightly|hourly|biweekly|fortnightly)\\b`,
+    `\\b(every|each|next|last|this|per|a|once a|twice a)\\s+(\\w+\\s+)?(${SPANS})s?\\b`,
+    `\\b(mornings|evenings|afternoons|nights)\\b`,
+    `\\b(in|on|since|until|by|before|after)\\s+(${SPANS})\\b`,
+  ].join('|'),
+  'i',
+);
+
+/** Opens with when (or what time, which day, how often), or ends asking "and when?". */
+const ASKS_WHEN = /^\s*(when\b|(what|which) (time|day|date|week|month|year)s?\b|how (often|long)\b)|\band when\b/i;
+
+/** The question asks when something is, was or recurs. */
+export function asksWhen(question: string): boolean {
+  return ASKS_WHEN.test(question);
+}
+
+/** The text names a time of day, a date, a day, a month, a year or a recurrence. */
+export function holdsTime(text: string): boolean {
+  return NAMED_TIME.test(text) || TIME.test(text);
+}
