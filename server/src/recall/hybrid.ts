@@ -43,7 +43,8 @@ export const RERANK_VECTOR_WINDOW = 50;
  * When no keyword hit holds PARAPHRASE_WORDS of the question's words (it asks in other words), the
  * re-ranking reads this many nearest memories, however little similar (no SIMILARITY_FLOOR): the
  * answer's own words are not there to find it, and its vector is often further down than the first
- * RERANK_VECTOR_WINDOW. 300 held the answer for more questions than 200 and as many as 400 (docs/performance.md).
+ * RERANK_VECTOR_WINDOW. 300 put the answer in the first five more often than 200, as often as 400
+ * (docs/performance.md).
  */
 export const WIDE_VECTOR_WINDOW = 300;
 export const PARAPHRASE_WORDS = 2;
