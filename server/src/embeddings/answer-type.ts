@@ -19,7 +19,7 @@ const TIME = new RegExp(
     `\\bQ[1-4]\\b`,
     `\\b\\d{1,2}(st|nd|rd|th)\\b`,
     `\\b(weekdays?|weekends?|tonight|tomorrow|yesterday|today|daily|weekly|monthly|yearly|annually|nightly|hourly|biweekly|fortnightly)\\b`,
-    `\\b(every|each|next|last|this|per|a|once a|twice a)\\s+(\\w+\\s+)?(${SPANS})s?\\b`,
+    `\\b(every|each|next|last|this|per|a)\\s+(\\w+\\s+)?(${SPANS})s?\\b`,
     `\\b(mornings|evenings|afternoons|nights)\\b`,
     `\\b(in|on|since|until|by|before|after)\\s+(${SPANS})\\b`,
   ].join('|'),

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { baseForms } from './tokens.js';
+import { decodeCheckedFile, encodeCheckedFile } from './checked-file.js';
 import { readCacheFile, writeFileAtomic } from './word-table.js';
 
 /**
@@ -26,7 +27,8 @@ export const LINK_DEPTH = 2;
 export const LINK_MIN_DEPTH = 4;
 export const LINKS_CACHE_FILE = 'wordnet-links-v1.bin';
 
-const MAGIC = Buffer.from('MSLINKS1');
+const MAGIC = Buffer.from('MINDWNL\0');
+const FORMAT = 1;
 const POS = ['noun', 'verb'] as const;
 /** Synset ids: a part of speech's offsets in the database, verbs moved past every noun offset. */
 const VERB_BASE = 1e8;
@@ -159,7 +161,7 @@ export async function loadWordLinks(cacheDir: string, words: readonly string[], 
   };
   const cached = await readCacheFile(file).catch(() => undefined);
   const decoded = cached ? decodeLinks(cached, expect) : undefined;
-  if (decoded && decoded.rows === words.length) return decoded;
+  if (decoded) return decoded;
   const links = buildWordLinks(words, source.dict);
   // A cache that cannot be read or written (a read-only folder) costs each start a second, not its links.
   await writeFileAtomic(file, encodeLinks(links, expect)).catch(() => undefined);
@@ -169,49 +171,27 @@ export async function loadWordLinks(cacheDir: string, words: readonly string[], 
 interface LinksHeader {
   source: string;
   words: string;
-  lengths: number[];
-  sha256: string;
+  lengths: [number, number, number, number];
 }
 
-function encodeLinks(links: WordLinks, expect: Pick<LinksHeader, 'source' | 'words'>): Buffer {
+function encodeLinks(links: WordLinks, expect: Omit<LinksHeader, 'lengths'>): Buffer {
   const arrays = links.arrays();
-  const payload = Buffer.concat(arrays.map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)));
-  const header: LinksHeader = {
-    ...expect,
-    lengths: arrays.map((a) => a.length),
-    sha256: createHash('sha256').update(payload).digest('hex'),
-  };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const size = Buffer.alloc(4);
-  size.writeUInt32LE(json.length, 0);
-  return Buffer.concat([MAGIC, size, json, payload]);
+  const lengths = arrays.map((a) => a.length) as LinksHeader['lengths'];
+  return encodeCheckedFile(MAGIC, FORMAT, { ...expect, lengths }, arrays);
 }
 
 /** The cached links, or undefined when the file is damaged or made from another database or table. */
-function decodeLinks(file: Buffer, expect: Pick<LinksHeader, 'source' | 'words'>): WordLinks | undefined {
-  if (file.length < 12 || !file.subarray(0, 8).equals(MAGIC)) return undefined;
-  const jsonLength = file.readUInt32LE(8);
-  let header: LinksHeader;
-  try {
-    header = JSON.parse(file.toString('utf8', 12, 12 + jsonLength)) as LinksHeader;
-  } catch {
-    return undefined;
-  }
+function decodeLinks(file: Buffer, expect: Omit<LinksHeader, 'lengths'>): WordLinks | undefined {
+  const checked = decodeCheckedFile<LinksHeader>(file, MAGIC, FORMAT, 'links cache');
+  if (typeof checked === 'string') return undefined;
+  const { header, payload, take } = checked;
   if (header.source !== expect.source || header.words !== expect.words || header.lengths?.length !== 4) return undefined;
-  const payload = file.subarray(12 + jsonLength);
-  if (payload.length !== header.lengths.reduce((t, n) => t + 4 * n, 0)) return undefined;
-  if (createHash('sha256').update(payload).digest('hex') !== header.sha256) return undefined;
-  let at = 0;
-  const take = (n: number) => {
-    const part = new Uint8Array(payload.subarray(at, at + 4 * n)).buffer; // a copy, aligned
-    at += 4 * n;
-    return part;
-  };
-  const [ownStarts, ownIds, upStarts, upIds] = header.lengths as [number, number, number, number];
+  const [ownStarts, ownIds, upStarts, upIds] = header.lengths;
+  if (payload.length !== 4 * (ownStarts + ownIds + upStarts + upIds)) return undefined;
   return new WordLinks(
-    new Uint32Array(take(ownStarts)),
-    new Int32Array(take(ownIds)),
-    new Uint32Array(take(upStarts)),
-    new Int32Array(take(upIds)),
+    new Uint32Array(take(4 * ownStarts)),
+    new Int32Array(take(4 * ownIds)),
+    new Uint32Array(take(4 * upStarts)),
+    new Int32Array(take(4 * upIds)),
   );
 }

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { decodeCheckedFile, encodeCheckedFile } from './checked-file.js';
 
 /**
  * The local embedder's word table: the most frequent plain words of the GloVe 6B 100-d vectors that
@@ -141,7 +141,7 @@ export function quantiseRows(rows: Float32Array, count: number, dim: number): { 
 
 const indexOf = (words: string[]) => new Map(words.map((w, i) => [w, i]));
 
-// The cache file: magic, format version, header length, JSON header, payload (see encode).
+// The cache file (checked-file.ts): the table's arrays, then its words, one a line.
 const MAGIC = Buffer.from('MINDGLV\0');
 const FORMAT = 1;
 
@@ -158,49 +158,22 @@ export interface CacheHeader {
 
 export function encodeCache(table: WordTable, header: Omit<CacheHeader, 'sha256' | 'count' | 'dim' | 'extraLength'>, extra: Float32Array) {
   const words = Buffer.from(table.words.join('\n'), 'utf8');
-  const payload = Buffer.concat([bytes(table.ranks), bytes(table.scales), bytes(extra), bytes(table.vectors), words]);
-  const full: CacheHeader = {
-    ...header,
-    dim: table.dim,
-    count: table.words.length,
-    extraLength: extra.length,
-    sha256: createHash('sha256').update(payload).digest('hex'),
-  };
-  const json = Buffer.from(JSON.stringify(full), 'utf8');
-  const fixed = Buffer.alloc(8);
-  fixed.writeUInt32LE(FORMAT, 0);
-  fixed.writeUInt32LE(json.length, 4);
-  return Buffer.concat([MAGIC, fixed, json, payload]);
+  const full = { ...header, dim: table.dim, count: table.words.length, extraLength: extra.length };
+  return encodeCheckedFile(MAGIC, FORMAT, full, [table.ranks, table.scales, extra, table.vectors, words]);
 }
-
-const bytes = (array: ArrayBufferView) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
 
 /** The table and extra floats of a cache file, or why it cannot be used. */
 export function decodeCache(file: Buffer, expect: { model: string; source: string }): { table: WordTable; extra: Float32Array } | string {
-  if (file.length < 16 || !file.subarray(0, 8).equals(MAGIC)) return 'not a word table cache';
-  if (file.readUInt32LE(8) !== FORMAT) return `format ${file.readUInt32LE(8)}, expected ${FORMAT}`;
-  const jsonLength = file.readUInt32LE(12);
-  let header: CacheHeader;
-  try {
-    header = JSON.parse(file.toString('utf8', 16, 16 + jsonLength)) as CacheHeader;
-  } catch {
-    return 'unreadable header';
-  }
+  const checked = decodeCheckedFile<CacheHeader>(file, MAGIC, FORMAT, 'word table cache');
+  if (typeof checked === 'string') return checked;
+  const { header, take, rest } = checked;
   if (header.model !== expect.model || header.source !== expect.source) return `built for ${header.model} from ${header.source}`;
-  const payload = file.subarray(16 + jsonLength);
-  if (createHash('sha256').update(payload).digest('hex') !== header.sha256) return 'checksum mismatch';
   const { count, dim, extraLength } = header;
-  let at = 0;
-  const take = (length: number) => {
-    const part = payload.subarray(at, at + length);
-    at += length;
-    return new Uint8Array(part).buffer; // a copy, aligned for the typed arrays
-  };
   const ranks = new Uint32Array(take(count * 4));
   const scales = new Float32Array(take(count * 4));
   const extra = new Float32Array(take(extraLength * 4));
   const vectors = new Int8Array(take(count * dim));
-  const words = payload.toString('utf8', at).split('\n');
+  const words = rest().toString('utf8').split('\n');
   if (words.length !== count) return 'word count mismatch';
   return { table: { dim, words, ranks, scales, vectors, index: indexOf(words) }, extra };
 }
