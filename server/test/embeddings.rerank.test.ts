@@ -11,7 +11,9 @@ import {
   RERANK_DEFAULTS,
   RERANK_NAMED,
   RERANK_OTHER_WORDS,
+  RERANK_SUMMARY,
   type RerankCandidate,
+  rerankOptionsFor,
   type WordAligner,
   windowDensity,
   wordsOf,
@@ -149,6 +151,22 @@ describe('rerank by meaning (local word table)', () => {
     // Without the density and alignment terms, the plain cosine is shown for comparison: the run can win.
     const plain = aligner.rerank(question, window(), { ...RERANK_DEFAULTS, densityWeight: 0, alignWeight: 0 });
     assert.ok(plain.findIndex((h) => h.id === 'fact') >= hits.findIndex((h) => h.id === 'fact'));
+  });
+
+  test('a question that asks for a summary keeps the run a window holds many of', () => {
+    assert.equal(rerankOptionsFor('Can you summarize what the kid has on this week?'), RERANK_SUMMARY);
+    assert.equal(rerankOptionsFor('What does the kid have on Friday?'), RERANK_DEFAULTS);
+    assert.equal(rerankOptionsFor('Give me an overview of the hobbies', true), RERANK_OTHER_WORDS, 'a wide window keeps its own weights');
+    assert.equal(RERANK_SUMMARY.densityWeight, 0);
+    assert.deepEqual({ ...RERANK_SUMMARY, densityWeight: RERANK_DEFAULTS.densityWeight }, RERANK_DEFAULTS, 'only the density differs');
+    // The same question and window: with the density correction the one turn unlike the run comes
+    // first; for a summary, the run the window holds many of does.
+    const question = "Give me a summary of the kid's school plans.";
+    const outlier = { id: 'concert', text: 'The kid plays violin at the school concert in June.', keywordScore: 0 };
+    const candidates = [...run.map((c) => ({ ...c, keywordScore: 0 })), outlier];
+    const rankOf = (options: typeof RERANK_DEFAULTS) => aligner.rerank(question, candidates, options).findIndex((h) => h.id === 'concert');
+    assert.equal(rankOf(RERANK_DEFAULTS), 0);
+    assert.equal(rankOf(rerankOptionsFor(question)), run.length, 'last, after every turn of the run');
   });
 
   test('a strong keyword match keeps rank 1', () => {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { asksWhen, holdsTime } from '../src/embeddings/answer-type.js';
+import { asksSummary, asksWhen, holdsTime } from '../src/embeddings/answer-type.js';
 import { buildWordLinks, LINKS_CACHE_FILE, loadWordLinks, wordnetSource } from '../src/embeddings/word-links.js';
 
 describe('word links (WordNet)', () => {
@@ -73,6 +73,20 @@ describe('answer types', () => {
       assert.equal(asksWhen(q), true, q);
     for (const q of ['What is her role and employer?', 'Who is his boss?', 'Where does she live?', 'Why did the build fail when deployed?'])
       assert.equal(asksWhen(q), false, q);
+  });
+
+  test('a question asks for a summary by its words: summary, summarize, overview, recap, sum up', () => {
+    for (const q of [
+      'Can you give me a comprehensive summary of how my budget tracker progressed?',
+      'Summarise what we decided about the move.',
+      'Could you summarize how I handled the security issues?',
+      'Give me an overview of the garden project.',
+      'Quick recap of the trip plans?',
+      'Sum it up: where does the renovation stand?',
+    ])
+      assert.equal(asksSummary(q), true, q);
+    for (const q of ['What did I say about the summit?', 'Where is the sump pump?', 'What is the sum of the two invoices?'])
+      assert.equal(asksSummary(q), false, q);
   });
 
   test('a text holds a time when it names a clock time, a date, a day, a month, a year or a recurrence', () => {

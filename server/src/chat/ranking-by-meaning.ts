@@ -3,7 +3,7 @@ import { ByteLru } from '../embeddings/byte-lru.js';
 import type { EmbedJob, Embedder } from '../embeddings/embedder.js';
 import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
 import type { LocalEmbedder } from '../embeddings/local-embedder.js';
-import { RERANK_DEFAULTS } from '../embeddings/rerank.js';
+import { rerankOptionsFor } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { EMBEDDED_CONTENT_CHARS } from '../meaning/store.js';
 
@@ -131,7 +131,7 @@ export class ChatRanking {
             keywordScore: c.keywordScore,
             similarity: similarity.get(c.id),
           })),
-          RERANK_DEFAULTS,
+          rerankOptionsFor(q),
           deadline,
           job,
         );

@@ -1,5 +1,6 @@
 // What a question asks for and whether a text could answer it, read from their words: the
-// re-ranking's prior for questions in other words (rerank-options.ts timeWeight).
+// re-ranking's prior for questions in other words (rerank-options.ts timeWeight), and its weights
+// for a question that asks for a summary (RERANK_SUMMARY).
 
 const MONTHS =
   'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec';
@@ -37,4 +38,12 @@ export function asksWhen(question: string): boolean {
 /** The text names a time of day, a date, a day, a month, a year or a recurrence. */
 export function holdsTime(text: string): boolean {
   return NAMED_TIME.test(text) || TIME.test(text);
+}
+
+/** Asks for a summary, an overview or a recap ("Can you summarize how my project developed?"). */
+const ASKS_SUMMARY = /\b(summar(y|ies|ize|ise|ized|ised|izing|ising)|recaps?|overview|sum (it |this |that |everything |things )?up)\b/i;
+
+/** The question asks for a summary of what was said about its subject, not for one fact. */
+export function asksSummary(question: string): boolean {
+  return ASKS_SUMMARY.test(question);
 }

@@ -1,7 +1,9 @@
 import { RELEVANCE_HALF, RELEVANCE_POWER } from '../search/bm25.js';
+import { asksSummary } from './answer-type.js';
+import { namesSomeone } from './tokens.js';
 
-// The re-ranking's weights (rerank.ts): what each one does, and the three sets recall chooses from
-// (recall/hybrid.ts). docs/performance.md has how they were chosen.
+// The re-ranking's weights (rerank.ts): what each one does, the four sets, and which set a question
+// gets (rerankOptionsFor). docs/performance.md has how they were chosen.
 
 export interface RerankOptions {
   /** How many nearest other candidates a memory's density is the mean cosine to. */
@@ -82,6 +84,14 @@ export const RERANK_DEFAULTS: RerankOptions = {
 };
 
 /**
+ * For a question that asks for a summary (answer-type.ts asksSummary): the same, but a memory like
+ * many others of the window is not pushed down. The density correction serves a question after one
+ * fact, which a turn unlike its neighbours holds; a summary is of what was said most, the turns
+ * typical of its subject (measured: docs/performance.md).
+ */
+export const RERANK_SUMMARY: RerankOptions = { ...RERANK_DEFAULTS, densityWeight: 0 };
+
+/**
  * For a question in other words (no keyword hit holds two of its words: recall reads a wide vector
  * window): a keyword part only for the rare hit that holds most of a short question, the rest by
  * meaning, with words that are close to every word corrected. Chosen on the paraphrase set's dev
@@ -108,6 +118,15 @@ export const RERANK_OTHER_WORDS: RerankOptions = {
  * of the same kind of thing do not outrank theirs (measured: docs/performance.md).
  */
 export const RERANK_NAMED: RerankOptions = { ...RERANK_OTHER_WORDS, keywordWeight: 0.55, hubWeight: 0, linkSimilarity: 0 };
+
+/**
+ * The weights for `question`; `wide`: no keyword hit holds two of its words, so the re-ranking reads
+ * a wide vector window (recall/hybrid.ts). Recall and chat search choose the same way.
+ */
+export function rerankOptionsFor(question: string, wide = false): RerankOptions {
+  if (wide) return namesSomeone(question) ? RERANK_NAMED : RERANK_OTHER_WORDS;
+  return asksSummary(question) ? RERANK_SUMMARY : RERANK_DEFAULTS;
+}
 
 /**
  * Where hubWeight's correction is 0: a word this close to the shared direction (the commonest words

@@ -3,7 +3,15 @@ import { ByteLru } from './byte-lru.js';
 import { coverage, questionTerms, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
 import { windowDensity } from './window-density.js';
-import { HUB_CENTRE, RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankOptions } from './rerank-options.js';
+import {
+  HUB_CENTRE,
+  RERANK_DEFAULTS,
+  RERANK_NAMED,
+  RERANK_OTHER_WORDS,
+  RERANK_SUMMARY,
+  rerankOptionsFor,
+  type RerankOptions,
+} from './rerank-options.js';
 
 export { coverage, windowDensity, wordsOf };
 import { type Bag, bagBytes, wordBag } from './word-bag.js';
@@ -19,7 +27,7 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * (answer-type.ts). The weights: rerank-options.ts; docs/memories.md describes it,
  * docs/performance.md how it was tuned.
  */
-export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, type RerankOptions };
+export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, RERANK_SUMMARY, rerankOptionsFor, type RerankOptions };
 
 export interface RerankCandidate {
   id: string;

@@ -3,18 +3,10 @@ import { itemsWithinBytes } from '../http/cursor.js';
 import type { PagePosition, RecallFilter, RecallRow } from '../memories/recall-filter.js';
 import type { MemoriesStore } from '../memories/store.js';
 import { FUSION_DEFAULTS, fuse } from '../embeddings/fusion.js';
-import {
-  RERANK_DEFAULTS,
-  RERANK_NAMED,
-  RERANK_OTHER_WORDS,
-  type RerankCandidate,
-  type RerankHit,
-  type RerankOptions,
-} from '../embeddings/rerank.js';
+import { type RerankCandidate, type RerankHit, type RerankOptions, rerankOptionsFor } from '../embeddings/rerank.js';
 import { type Meaning, SIMILARITY_FLOOR } from '../meaning/service.js';
 import { embeddingText } from '../meaning/store.js';
 import { questionTerms, termsHeld, wordsOf } from '../embeddings/coverage.js';
-import { namesSomeone } from '../embeddings/tokens.js';
 
 export type RecallMode = 'hybrid' | 'keyword' | 'semantic';
 export type Match = 'keyword' | 'semantic' | 'both';
@@ -105,8 +97,8 @@ export async function recallByMeaning(
   let best: number | undefined;
   let byFusion: boolean | undefined;
   if ('offset' in query.position) {
-    // A question in other words is weighed by the weights chosen for such questions (rerank-options.ts).
-    const options = wide ? (namesSomeone(query.q) ? RERANK_NAMED : RERANK_OTHER_WORDS) : RERANK_DEFAULTS;
+    // A question in other words, or one that asks for a summary, has weights of its own (rerank-options.ts).
+    const options = rerankOptionsFor(query.q, wide);
     const reranked = reranking ? await rerankWindow(query, windowed, semantic, options) : undefined;
     const fused = reranked ?? fuseWindow(windowed, semantic);
     // The answer's best blend, the same on every page (a hit's score says how far it trails it).
