@@ -126,6 +126,27 @@ describe('rerank by meaning (local word table)', () => {
     assert.equal(RERANK_DEFAULTS.timeWeight, 0);
   });
 
+  test('with preferenceWeight, a question that asks for advice takes it off the candidates that state no preference', () => {
+    const candidates = [
+      { id: 'fact', text: 'The reading group meets at the library on the first Monday.' },
+      { id: 'preference', text: 'I prefer print books to e-books for novels.' },
+    ];
+    const score = (question: string, preferenceWeight: number) =>
+      Object.fromEntries(aligner.rerank(question, candidates, { ...RERANK_DEFAULTS, preferenceWeight }).map((h) => [h.id, h.score]));
+    const question = 'Can you recommend some novels for the reading group?';
+    const off = score(question, 0);
+    const on = score(question, 0.1);
+    assert.ok(Math.abs(off.fact! - 0.1 - on.fact!) < 1e-9, `${off.fact} -> ${on.fact}`);
+    assert.equal(on.preference, off.preference, 'the candidate that states a preference keeps its score');
+    assert.deepEqual(
+      score('Which novels did the reading group read?', 0.1),
+      score('Which novels did the reading group read?', 0),
+      'not a question asking for advice',
+    );
+    assert.equal(RERANK_DEFAULTS.preferenceWeight, 0.1);
+    assert.equal(RERANK_OTHER_WORDS.preferenceWeight, 0, 'questions in other words keep it off');
+  });
+
   test('a question names someone when a word inside it is capitalised ("I" is not a name)', () => {
     assert.equal(namesSomeone('What hobbies does Jolene have?'), true);
     assert.equal(namesSomeone('Where is she staying in Portugal?'), true);

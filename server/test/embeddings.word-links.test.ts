@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { asksSummary, asksWhen, holdsTime } from '../src/embeddings/answer-type.js';
+import { asksAdvice, asksSummary, asksWhen, holdsTime, statesPreference } from '../src/embeddings/answer-type.js';
 import { buildWordLinks, LINKS_CACHE_FILE, loadWordLinks, wordnetSource } from '../src/embeddings/word-links.js';
 
 describe('word links (WordNet)', () => {
@@ -87,6 +87,37 @@ describe('answer types', () => {
       assert.equal(asksSummary(q), true, q);
     for (const q of ['What did I say about the summit?', 'Where is the sump pump?', 'What is the sum of the two invoices?'])
       assert.equal(asksSummary(q), false, q);
+  });
+
+  test('a question asks for advice when it asks for suggestions, recommendations, tips or what one should do', () => {
+    for (const q of [
+      'Can you suggest some good audiobooks for me to listen to?',
+      'What would you recommend for a weekend in Lisbon?',
+      'Any tips for keeping the basil alive?',
+      'Which laptop should I buy for travel?',
+      "What's the best way to speed up my app on the current setup?",
+    ])
+      assert.equal(asksAdvice(q), true, q);
+    for (const q of ['When is the dentist appointment?', 'Which laptop did I buy?', 'How old did I say I am?'])
+      assert.equal(asksAdvice(q), false, q);
+  });
+
+  test('a text states a preference when it says what someone prefers, likes or avoids, or a rule: always, never', () => {
+    for (const t of [
+      'I prefer e-books for their portability.',
+      "I'd rather take the train than fly.",
+      'The user prefers aisle seats on long flights.',
+      'Always include version numbers when I ask about dependencies.',
+      'Never schedule meetings before 10.',
+      "I don't like spicy food.",
+    ])
+      assert.equal(statesPreference(t), true, t);
+    for (const t of [
+      'The flight leaves at 9:40 from gate 12.',
+      'Bought the Ultraboost on March 30.',
+      'The preferred stock paid a dividend.',
+    ])
+      assert.equal(statesPreference(t), false, t);
   });
 
   test('a text holds a time when it names a clock time, a date, a day, a month, a year or a recurrence', () => {

@@ -1,6 +1,6 @@
 // What a question asks for and whether a text could answer it, read from their words: the
-// re-ranking's prior for questions in other words (rerank-options.ts timeWeight), and its weights
-// for a question that asks for a summary (RERANK_SUMMARY).
+// re-ranking's priors (rerank-options.ts timeWeight, preferenceWeight) and its weights for a
+// question that asks for a summary (RERANK_SUMMARY).
 
 const MONTHS =
   'January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec';
@@ -46,4 +46,25 @@ const ASKS_SUMMARY = /\b(summar(y|ies|ize|ise|ized|ised|izing|ising)|recaps?|ove
 /** The question asks for a summary of what was said about its subject, not for one fact. */
 export function asksSummary(question: string): boolean {
   return ASKS_SUMMARY.test(question);
+}
+
+/** Asks for advice: a suggestion, a recommendation, tips, what one should do or the best way. */
+const ASKS_ADVICE =
+  /\b(suggest|suggestions?|recommend|recommendations?|advice|advise|tips?|should I|what would you|ideas? for|best way)\b/i;
+
+/** The question asks what to do or choose: the user's own preferences and standing rules answer it. */
+export function asksAdvice(question: string): boolean {
+  return ASKS_ADVICE.test(question);
+}
+
+/**
+ * A preference or a standing rule, said by the user ("I prefer", "I'd rather", "I don't like") or
+ * of them ("prefers", "dislikes"), or as a rule ("always", "never").
+ */
+const PREFERENCE =
+  /\b(I (really )?(prefer|like|love|enjoy|hate|dislike|avoid|want to avoid|don't like|do not like)|I('d| would) (rather|prefer)|prefers|likes|loves|enjoys|hates|dislikes|avoids|my preference|preferences?|always|never)\b/i;
+
+/** The text states a preference or a standing rule. */
+export function statesPreference(text: string): boolean {
+  return PREFERENCE.test(text);
 }

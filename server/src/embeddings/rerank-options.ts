@@ -45,6 +45,12 @@ export interface RerankOptions {
    */
   timeWeight: number;
   /**
+   * For a question that asks for advice (answer-type.ts): taken off the score of a candidate that
+   * states no preference or standing rule (0: off). What to suggest to someone follows from what
+   * they said they prefer, like or always want.
+   */
+  preferenceWeight: number;
+  /**
    * In the word alignment, two words WordNet puts one under the other (word-links.ts: mom/mother,
    * operation/surgery, apple/fruit) count at least this cosine (0: off). GloVe places many such
    * pairs apart: a question's general word and the memory's specific one are rarely used together.
@@ -81,6 +87,8 @@ export const RERANK_DEFAULTS: RerankOptions = {
   timeWeight: 0,
   // Measured on conversations, links gained nothing on the tuning half and cost up to 0.003 (docs/performance.md).
   linkSimilarity: 0,
+  // 0.05 ranked fewer of the preferences first, 0.2 no more than 0.1 (docs/performance.md).
+  preferenceWeight: 0.1,
 };
 
 /**
@@ -110,6 +118,8 @@ export const RERANK_OTHER_WORDS: RerankOptions = {
   // Any weight from 0.1 up ranks the same (the time-less candidates all fall behind); 0.1 moves scores least.
   timeWeight: 0.1,
   linkSimilarity: 0.7,
+  // On the paraphrase set it put one fact fewer in the first five (docs/performance.md).
+  preferenceWeight: 0,
 };
 
 /**

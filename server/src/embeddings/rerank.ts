@@ -1,4 +1,4 @@
-import { asksWhen, holdsTime } from './answer-type.js';
+import { asksAdvice, asksWhen, holdsTime, statesPreference } from './answer-type.js';
 import { ByteLru } from './byte-lru.js';
 import { coverage, questionTerms, wordsOf } from './coverage.js';
 import type { SifEncoder } from './sif.js';
@@ -23,8 +23,8 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * the memory's density (its mean cosine to its closest other candidates: a memory like many others
  * is close to every question about their shared words), and a word alignment (each content word of
  * the question matched to its closest word of the memory, so one specific/general pair is not diluted
- * by the sentence average); for a question that asks when, whether the memory names a time at all
- * (answer-type.ts). The weights: rerank-options.ts; docs/memories.md describes it,
+ * by the sentence average); for a question that asks when, whether the memory names a time at all,
+ * and for one that asks for advice, whether it states a preference (answer-type.ts). The weights: rerank-options.ts; docs/memories.md describes it,
  * docs/performance.md how it was tuned.
  */
 export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, RERANK_SUMMARY, rerankOptionsFor, type RerankOptions };
@@ -224,6 +224,7 @@ export class WordAligner {
       hubWeight,
       timeWeight,
       linkSimilarity,
+      preferenceWeight,
     } = options;
     const cosine = candidates.map(
       (c, i) => (c.similarity ?? dot(queryVector, vectors.subarray(i * dim, (i + 1) * dim))) - densityWeight * density[i]!,
@@ -235,6 +236,7 @@ export class WordAligner {
     const halfPower = keywordHalf ** keywordPower;
     const terms = questionTerms(query);
     const timeless = timeWeight > 0 && asksWhen(query) ? timeWeight : 0;
+    const unpreferred = preferenceWeight > 0 && asksAdvice(query) ? preferenceWeight : 0;
     const scored = candidates.map((c, i) => {
       const s = c.keywordScore ?? 0;
       const lifted = s > 0 ? s ** keywordPower : 0;
@@ -248,6 +250,7 @@ export class WordAligner {
       }
       let score = keywordWeight * keyword + (1 - keywordWeight) * meaning;
       if (timeless > 0 && !holdsTime(c.text)) score = Math.max(0, score - timeless);
+      if (unpreferred > 0 && !statesPreference(c.text)) score = Math.max(0, score - unpreferred);
       return { id: c.id, score, order: i };
     });
     scored.sort((a, b) => b.score - a.score || a.order - b.order);
