@@ -13,6 +13,7 @@ import {
   RERANK_OTHER_WORDS,
   RERANK_SUMMARY,
   type RerankCandidate,
+  type RerankOptions,
   rerankOptionsFor,
   type WordAligner,
   windowDensity,
@@ -111,37 +112,51 @@ describe('rerank by meaning (local word table)', () => {
     assert.equal(RERANK_NAMED.linkSimilarity, 0, 'nor do those of a question that names someone');
   });
 
-  test('with timeWeight, a question that asks when takes it off the candidates that name no time', () => {
+  /**
+   * With `weight` at 0.1, `question` lowers the candidate `lowered` by exactly that and leaves `kept`
+   * as it was; `other`, not such a question, changes no score.
+   */
+  function takesOff(
+    weight: 'timeWeight' | 'preferenceWeight',
+    options: RerankOptions,
+    question: string,
+    other: string,
+    lowered: string,
+    kept: string,
+  ) {
     const candidates = [
-      { id: 'words', text: 'The team standup notes are kept in the shared drive.' },
-      { id: 'time', text: 'The daily sync happens at 9:30 with the whole group.' },
+      { id: 'lowered', text: lowered },
+      { id: 'kept', text: kept },
     ];
-    const score = (question: string, timeWeight: number) =>
-      Object.fromEntries(aligner.rerank(question, candidates, { ...RERANK_OTHER_WORDS, timeWeight }).map((h) => [h.id, h.score]));
-    const off = score('When is the team standup?', 0);
-    const on = score('When is the team standup?', 0.1);
-    assert.ok(Math.abs(off.words! - 0.1 - on.words!) < 1e-9, `${off.words} -> ${on.words}`);
-    assert.equal(on.time, off.time, 'the candidate that names a time keeps its score');
-    assert.deepEqual(score('Where is the team standup?', 0.1), score('Where is the team standup?', 0), 'not a question of when');
+    const score = (q: string, w: number) =>
+      Object.fromEntries(aligner.rerank(q, candidates, { ...options, [weight]: w }).map((h) => [h.id, h.score]));
+    const off = score(question, 0);
+    const on = score(question, 0.1);
+    assert.ok(Math.abs(off.lowered! - 0.1 - on.lowered!) < 1e-9, `${off.lowered} -> ${on.lowered}`);
+    assert.equal(on.kept, off.kept, kept);
+    assert.deepEqual(score(other, 0.1), score(other, 0), other);
+  }
+
+  test('with timeWeight, a question that asks when takes it off the candidates that name no time', () => {
+    takesOff(
+      'timeWeight',
+      RERANK_OTHER_WORDS,
+      'When is the team standup?',
+      'Where is the team standup?',
+      'The team standup notes are kept in the shared drive.',
+      'The daily sync happens at 9:30 with the whole group.',
+    );
     assert.equal(RERANK_DEFAULTS.timeWeight, 0);
   });
 
   test('with preferenceWeight, a question that asks for advice takes it off the candidates that state no preference', () => {
-    const candidates = [
-      { id: 'fact', text: 'The reading group meets at the library on the first Monday.' },
-      { id: 'preference', text: 'I prefer print books to e-books for novels.' },
-    ];
-    const score = (question: string, preferenceWeight: number) =>
-      Object.fromEntries(aligner.rerank(question, candidates, { ...RERANK_DEFAULTS, preferenceWeight }).map((h) => [h.id, h.score]));
-    const question = 'Can you recommend some novels for the reading group?';
-    const off = score(question, 0);
-    const on = score(question, 0.1);
-    assert.ok(Math.abs(off.fact! - 0.1 - on.fact!) < 1e-9, `${off.fact} -> ${on.fact}`);
-    assert.equal(on.preference, off.preference, 'the candidate that states a preference keeps its score');
-    assert.deepEqual(
-      score('Which novels did the reading group read?', 0.1),
-      score('Which novels did the reading group read?', 0),
-      'not a question asking for advice',
+    takesOff(
+      'preferenceWeight',
+      RERANK_DEFAULTS,
+      'Can you recommend some novels for the reading group?',
+      'Which novels did the reading group read?',
+      'The reading group meets at the library on the first Monday.',
+      'I prefer print books to e-books for novels.',
     );
     assert.equal(RERANK_DEFAULTS.preferenceWeight, 0.1);
     assert.equal(RERANK_OTHER_WORDS.preferenceWeight, 0, 'questions in other words keep it off');

@@ -61,84 +61,86 @@ describe('word links (WordNet)', () => {
   });
 });
 
+/** `reads` is true for every text of `yes` and false for every one of `no`. */
+function splits(reads: (text: string) => boolean, yes: string[], no: string[]): void {
+  for (const text of yes) assert.equal(reads(text), true, text);
+  for (const text of no) assert.equal(reads(text), false, text);
+}
+
 describe('answer types', () => {
   test('a question asks when by its opening words, or ends asking "and when"', () => {
-    for (const q of [
-      'When is the weekly counseling session?',
-      'what time is the standup',
-      'Which days is she home instead of at the office?',
-      'How often must the aquarium be cleaned?',
-      'Where is she staying in Portugal and when?',
-    ])
-      assert.equal(asksWhen(q), true, q);
-    for (const q of ['What is her role and employer?', 'Who is his boss?', 'Where does she live?', 'Why did the build fail when deployed?'])
-      assert.equal(asksWhen(q), false, q);
+    splits(
+      asksWhen,
+      [
+        'When is the weekly counseling session?',
+        'what time is the standup',
+        'Which days is she home instead of at the office?',
+        'How often must the aquarium be cleaned?',
+        'Where is she staying in Portugal and when?',
+      ],
+      ['What is her role and employer?', 'Who is his boss?', 'Where does she live?', 'Why did the build fail when deployed?'],
+    );
   });
 
   test('a question asks for a summary by its words: summary, summarize, overview, recap, sum up', () => {
-    for (const q of [
-      'Can you give me a comprehensive summary of how my budget tracker progressed?',
-      'Summarise what we decided about the move.',
-      'Could you summarize how I handled the security issues?',
-      'Give me an overview of the garden project.',
-      'Quick recap of the trip plans?',
-      'Sum it up: where does the renovation stand?',
-    ])
-      assert.equal(asksSummary(q), true, q);
-    for (const q of ['What did I say about the summit?', 'Where is the sump pump?', 'What is the sum of the two invoices?'])
-      assert.equal(asksSummary(q), false, q);
+    splits(
+      asksSummary,
+      [
+        'Can you give me a comprehensive summary of how my budget tracker progressed?',
+        'Summarise what we decided about the move.',
+        'Could you summarize how I handled the security issues?',
+        'Give me an overview of the garden project.',
+        'Quick recap of the trip plans?',
+        'Sum it up: where does the renovation stand?',
+      ],
+      ['What did I say about the summit?', 'Where is the sump pump?', 'What is the sum of the two invoices?'],
+    );
   });
 
   test('a question asks for advice when it asks for suggestions, recommendations, tips or what one should do', () => {
-    for (const q of [
-      'Can you suggest some good audiobooks for me to listen to?',
-      'What would you recommend for a weekend in Lisbon?',
-      'Any tips for keeping the basil alive?',
-      'Which laptop should I buy for travel?',
-      "What's the best way to speed up my app on the current setup?",
-    ])
-      assert.equal(asksAdvice(q), true, q);
-    for (const q of ['When is the dentist appointment?', 'Which laptop did I buy?', 'How old did I say I am?'])
-      assert.equal(asksAdvice(q), false, q);
+    splits(
+      asksAdvice,
+      [
+        'Can you suggest some good audiobooks for me to listen to?',
+        'What would you recommend for a weekend in Lisbon?',
+        'Any tips for keeping the basil alive?',
+        'Which laptop should I buy for travel?',
+        "What's the best way to speed up my app on the current setup?",
+      ],
+      ['When is the dentist appointment?', 'Which laptop did I buy?', 'How old did I say I am?'],
+    );
   });
 
   test('a text states a preference when it says what someone prefers, likes or avoids, or a rule: always, never', () => {
-    for (const t of [
-      'I prefer e-books for their portability.',
-      "I'd rather take the train than fly.",
-      'The user prefers aisle seats on long flights.',
-      'Always include version numbers when I ask about dependencies.',
-      'Never schedule meetings before 10.',
-      "I don't like spicy food.",
-    ])
-      assert.equal(statesPreference(t), true, t);
-    for (const t of [
-      'The flight leaves at 9:40 from gate 12.',
-      'Bought the Ultraboost on March 30.',
-      'The preferred stock paid a dividend.',
-    ])
-      assert.equal(statesPreference(t), false, t);
+    splits(
+      statesPreference,
+      [
+        'I prefer e-books for their portability.',
+        "I'd rather take the train than fly.",
+        'The user prefers aisle seats on long flights.',
+        'Always include version numbers when I ask about dependencies.',
+        'Never schedule meetings before 10.',
+        "I don't like spicy food.",
+      ],
+      ['The flight leaves at 9:40 from gate 12.', 'Bought the Ultraboost on March 30.', 'The preferred stock paid a dividend.'],
+    );
   });
 
   test('a text holds a time when it names a clock time, a date, a day, a month, a year or a recurrence', () => {
-    for (const t of [
-      "The user's team has a daily standup at 9:30.",
-      'The user hates being called before 9 am.',
-      "The user's wedding anniversary is October 3.",
-      'The user works remotely on Tuesdays and Thursdays.',
-      'The user is preparing for a promotion review in Q3.',
-      'The goldfish tank needs its filter changed every two weeks.',
-      "The user's in-laws visit every Christmas.",
-      'Passport expires in 2026.',
-      'The hotel is booked from the 3rd to the 7th.',
-    ])
-      assert.equal(holdsTime(t), true, t);
-    for (const t of [
-      'The user is lactose intolerant.',
-      'The user may prefer tea.',
-      'The team tracks bugs in Linear, not Jira.',
-      'Room 42 is free.',
-    ])
-      assert.equal(holdsTime(t), false, t);
+    splits(
+      holdsTime,
+      [
+        "The user's team has a daily standup at 9:30.",
+        'The user hates being called before 9 am.',
+        "The user's wedding anniversary is October 3.",
+        'The user works remotely on Tuesdays and Thursdays.',
+        'The user is preparing for a promotion review in Q3.',
+        'The goldfish tank needs its filter changed every two weeks.',
+        "The user's in-laws visit every Christmas.",
+        'Passport expires in 2026.',
+        'The hotel is booked from the 3rd to the 7th.',
+      ],
+      ['The user is lactose intolerant.', 'The user may prefer tea.', 'The team tracks bugs in Linear, not Jira.', 'Room 42 is free.'],
+    );
   });
 });
