@@ -24,8 +24,8 @@ import { type Bag, bagBytes, wordBag } from './word-bag.js';
  * is close to every question about their shared words), and a word alignment (each content word of
  * the question matched to its closest word of the memory, so one specific/general pair is not diluted
  * by the sentence average); for a question that asks when, whether the memory names a time at all,
- * and for one that asks for advice, whether it states a preference (answer-type.ts). The weights: rerank-options.ts; docs/memories.md describes it,
- * docs/performance.md how it was tuned.
+ * and for one that asks for advice, whether it states a preference (answer-type.ts). The weights:
+ * rerank-options.ts; docs/memories.md describes it, docs/performance.md how it was tuned.
  */
 export { RERANK_DEFAULTS, RERANK_NAMED, RERANK_OTHER_WORDS, RERANK_SUMMARY, rerankOptionsFor, type RerankOptions };
 
